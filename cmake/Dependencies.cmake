@@ -1,0 +1,19 @@
+# cmake/Dependencies.cmake: every external package, from Debian (scripts/setup installs them).
+find_package(Threads REQUIRED)
+find_package(PkgConfig REQUIRED)
+find_package(hsakmt CONFIG QUIET)  # only for the real libhsakmt in conformance runs
+
+# Real ROCm 5.2.3 headers: hsa/hsa.h and friends, hsakmt.h, linux/kfd_ioctl.h.
+find_path(ROCREF_HSA_INCLUDE_DIR hsa/hsa.h REQUIRED)
+find_path(ROCREF_HSAKMT_INCLUDE_DIR hsakmt.h REQUIRED)
+
+if(ROCREF_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+  find_package(rapidcheck CONFIG REQUIRED)
+endif()
+if(ROCREF_BUILD_PROOFS)
+  pkg_check_modules(Z3 REQUIRED IMPORTED_TARGET z3>=4.8)
+endif()
+if(ROCREF_BUILD_BENCH)
+  find_package(benchmark REQUIRED)
+endif()

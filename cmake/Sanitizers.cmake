@@ -1,0 +1,10 @@
+# cmake/Sanitizers.cmake: ROCREF_SANITIZER=address (ASan+UBSan) or thread (TSan) for every target.
+if(ROCREF_SANITIZER STREQUAL "address")
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+elseif(ROCREF_SANITIZER STREQUAL "thread")
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+elseif(NOT ROCREF_SANITIZER STREQUAL "")
+  message(FATAL_ERROR "ROCREF_SANITIZER must be '', 'address' or 'thread', not '${ROCREF_SANITIZER}'")
+endif()

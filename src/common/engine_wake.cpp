@@ -1,0 +1,75 @@
+// common/engine_wake.cpp - futex-backed sleep and wake for GPU-model engines.
+#include "common/engine_wake.h"
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <array>
+#include <mutex>
+
+namespace rocref {
+namespace {
+
+long futex(std::atomic<uint32_t>* word, int op, uint32_t value, const timespec* timeout) {
+  return syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), op, value, timeout, nullptr, 0);
+}
+
+constexpr size_t kMaxListeners = 64;
+std::array<std::atomic<WakeChannel*>, kMaxListeners> g_listeners{};
+std::mutex g_listeners_mutex;  // registration only; notify is lock-free
+
+}  // namespace
+
+void WakeChannel::announce_sleep() noexcept {
+  announced_epoch_ = epoch_.load(std::memory_order_relaxed);
+  sleeping_.store(1, std::memory_order_relaxed);
+  // AQL-DB-4: the sleeper's store must be ordered before its doorbell re-check.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+void WakeChannel::cancel_sleep() noexcept { sleeping_.store(0, std::memory_order_relaxed); }
+
+void WakeChannel::sleep_for(std::chrono::microseconds timeout) noexcept {
+  timespec ts{};
+  ts.tv_sec = static_cast<time_t>(timeout.count() / 1000000);
+  ts.tv_nsec = static_cast<long>((timeout.count() % 1000000) * 1000);
+  futex(&epoch_, FUTEX_WAIT_PRIVATE, announced_epoch_, &ts);
+  sleeping_.store(0, std::memory_order_relaxed);
+}
+
+void WakeChannel::notify() noexcept {
+  if (sleeping_.load(std::memory_order_relaxed) == 0) return;
+  if (sleeping_.exchange(0, std::memory_order_acq_rel) == 0) return;
+  epoch_.fetch_add(1, std::memory_order_release);
+  wakeups_.fetch_add(1, std::memory_order_relaxed);
+  futex(&epoch_, FUTEX_WAKE_PRIVATE, 1, nullptr);
+}
+
+void register_doorbell_listener(WakeChannel* channel) noexcept {
+  std::lock_guard lock(g_listeners_mutex);
+  for (auto& slot : g_listeners) {
+    if (slot.load(std::memory_order_relaxed) == nullptr) {
+      slot.store(channel, std::memory_order_release);
+      return;
+    }
+  }
+}
+
+void unregister_doorbell_listener(WakeChannel* channel) noexcept {
+  std::lock_guard lock(g_listeners_mutex);
+  for (auto& slot : g_listeners) {
+    if (slot.load(std::memory_order_relaxed) == channel) slot.store(nullptr, std::memory_order_release);
+  }
+}
+
+void notify_doorbell_listeners() noexcept {
+  // AQL-DB-4: the producer's doorbell store must be ordered before its load of `sleeping`.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  for (auto& slot : g_listeners) {
+    if (WakeChannel* channel = slot.load(std::memory_order_acquire)) channel->notify();
+  }
+}
+
+}  // namespace rocref

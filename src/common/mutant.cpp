@@ -1,0 +1,41 @@
+// common/mutant.cpp - the switchboard for planted bugs (see mutant.h).
+#include "common/mutant.h"
+
+#include <array>
+#include <atomic>
+
+namespace rocref {
+
+std::string_view mutant_name(Mutant m) noexcept {
+  switch (m) {
+    case Mutant::RelaxedHeaderStore: return "relaxed-header-store";
+    case Mutant::DoorbellBeforeHeader: return "doorbell-before-header";
+    case Mutant::HeaderResetAfterReadIndex: return "header-reset-after-read-index";
+    case Mutant::SkipFullCheck: return "skip-full-check";
+    case Mutant::NonAtomicSignalDecrement: return "non-atomic-signal-decrement";
+    case Mutant::VendorTypeAcceptedAsValid: return "vendor-type-accepted-as-valid";
+    case Mutant::DoorbellOverAdvance: return "doorbell-over-advance";
+    case Mutant::CasWakesOnFailure: return "cas-wakes-on-failure";
+    case Mutant::IgnoreBarrierBit: return "ignore-barrier-bit";
+    case Mutant::BarrierOrNeedsAll: return "barrier-or-needs-all";
+    case Mutant::InvalidHeaderConsumed: return "invalid-header-consumed";
+    case Mutant::kCount: break;
+  }
+  return "unknown";
+}
+
+#ifdef ROCREF_ENABLE_MUTANTS
+namespace {
+std::array<std::atomic<bool>, static_cast<size_t>(Mutant::kCount)> g_active{};
+}
+
+bool mutant_active(Mutant m) noexcept {
+  return g_active[static_cast<size_t>(m)].load(std::memory_order_relaxed);
+}
+
+void set_mutant(Mutant m, bool on) noexcept {
+  g_active[static_cast<size_t>(m)].store(on, std::memory_order_relaxed);
+}
+#endif
+
+}  // namespace rocref

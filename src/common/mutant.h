@@ -1,0 +1,50 @@
+// common/mutant.h - planted bugs that tests and proofs must catch.
+//
+// A check that cannot fail proves nothing. Each Mutant is a known-bad variant
+// of one protocol step. They are compiled in only when ROCREF_ENABLE_MUTANTS is
+// defined (the test-only *_mutable libraries); elsewhere active() is a constant
+// false and the optimiser removes every mutant branch from the hot path.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace rocref {
+
+enum class Mutant : uint32_t {
+  RelaxedHeaderStore,          // AQL-PUB-1: header+setup stored relaxed
+  DoorbellBeforeHeader,        // AQL-DB-1: doorbell rung before the header is published
+  HeaderResetAfterReadIndex,   // AQL-RET-1: read_index advanced before the slot goes INVALID
+  SkipFullCheck,               // AQL-IDX-2: producer writes without waiting for a free slot
+  NonAtomicSignalDecrement,    // AQL-SIG-2: completion signal read, then written
+  VendorTypeAcceptedAsValid,   // AQL-INV-2: type 0 on a recycled slot launched
+  DoorbellOverAdvance,         // AQL-DB-3: doorbell stored past the published packets
+  CasWakesOnFailure,           // AQL-SIG-5: failed signal CAS still wakes waiters
+  IgnoreBarrierBit,            // AQL-BAR-1: barrier bit not honoured
+  BarrierOrNeedsAll,           // AQL-BAR-3: barrier-OR waits for every dependency
+  InvalidHeaderConsumed,       // AQL-INV-1: INVALID slot consumed instead of waited on
+  kCount
+};
+
+std::string_view mutant_name(Mutant m) noexcept;
+
+#ifdef ROCREF_ENABLE_MUTANTS
+bool mutant_active(Mutant m) noexcept;
+void set_mutant(Mutant m, bool on) noexcept;
+
+// Switches one mutant on for a scope.
+class ScopedMutant {
+ public:
+  explicit ScopedMutant(Mutant m) : m_(m) { set_mutant(m_, true); }
+  ~ScopedMutant() { set_mutant(m_, false); }
+  ScopedMutant(const ScopedMutant&) = delete;
+  ScopedMutant& operator=(const ScopedMutant&) = delete;
+
+ private:
+  Mutant m_;
+};
+#else
+constexpr bool mutant_active(Mutant) noexcept { return false; }
+#endif
+
+}  // namespace rocref

@@ -1,0 +1,57 @@
+// common/trace.cpp - the in-memory trace recorder (see trace.h).
+#include "common/trace.h"
+
+#include <chrono>
+#include <mutex>
+
+namespace rocref::trace {
+
+std::atomic<bool> g_enabled{false};
+
+namespace {
+std::mutex g_mutex;
+std::vector<Event> g_events;
+std::chrono::steady_clock::time_point g_origin = std::chrono::steady_clock::now();
+std::atomic<uint32_t> g_next_thread{0};
+thread_local uint32_t t_thread = g_next_thread.fetch_add(1, std::memory_order_relaxed);
+}  // namespace
+
+std::string_view layer_name(Layer layer) noexcept {
+  static constexpr std::string_view kNames[] = {"app", "hip", "clr", "hsa", "thunk", "kfd", "gpu", "sdma"};
+  const auto i = static_cast<size_t>(layer);
+  return i < std::size(kNames) ? kNames[i] : "?";
+}
+
+void enable(bool on) {
+  std::lock_guard lock(g_mutex);
+  if (on && !g_enabled.load()) g_origin = std::chrono::steady_clock::now();
+  g_enabled.store(on, std::memory_order_relaxed);
+}
+
+void clear() {
+  std::lock_guard lock(g_mutex);
+  g_events.clear();
+}
+
+std::vector<Event> snapshot() {
+  std::lock_guard lock(g_mutex);
+  return g_events;
+}
+
+void record(Layer layer, Phase phase, std::string_view name, std::string detail) {
+  const auto now = std::chrono::steady_clock::now();
+  std::lock_guard lock(g_mutex);
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now - g_origin).count();
+  g_events.push_back(Event{layer, phase, std::string(name), std::move(detail), static_cast<uint64_t>(ns), t_thread});
+}
+
+Span::Span(Layer layer, std::string_view name, std::string detail)
+    : layer_(layer), name_(name), active_(enabled()) {
+  if (active_) record(layer_, Phase::Begin, name_, std::move(detail));
+}
+
+Span::~Span() {
+  if (active_) record(layer_, Phase::End, name_);
+}
+
+}  // namespace rocref::trace

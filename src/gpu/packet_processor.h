@@ -1,0 +1,89 @@
+// gpu/packet_processor.h - the AQL packet processor of one hardware queue.
+//
+// Follows spec/aql-queue.md: acquire-load the header at read_index; INVALID
+// means wait (never consume); KERNEL_DISPATCH, BARRIER_AND, BARRIER_OR,
+// AGENT_DISPATCH and AMD's BARRIER_VALUE vendor packet are processed; any other
+// or malformed packet puts the queue in error (AQL-ERR-*) and nothing further
+// launches. Steppable: every call of a step function performs at most one
+// observable action, named like the model's actions (models/aql_queue_model.h)
+// so the property tests can check refinement step by step.
+#pragma once
+
+#include <hsa/amd_hsa_queue.h>
+#include <hsa/hsa.h>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "gpu/memory_access.h"
+
+namespace rocref::gpu {
+
+enum class ProcessorAction : uint8_t {
+  None,         // nothing to do now (INVALID header, barrier wait, dependency wait, error)
+  Launch,       // packet at read_index launched (acquire fence applied)
+  ResetHeader,  // launched packet's slot set back to INVALID
+  AdvanceRead,  // read_index + 1, release store
+  Complete,     // a launched packet finished: release fence, signal decrement, mailbox, interrupt
+  Error,        // the queue entered the error state on this step
+};
+
+struct ProcessorStep {
+  ProcessorAction action = ProcessorAction::None;
+  uint64_t packet_id = 0;
+};
+
+// Called when a completion signal with an event mailbox is decremented (the interrupt).
+using InterruptHandler = std::function<void(uint32_t event_id)>;
+// Called once when the queue enters the error state (the queue's error callback).
+using QueueErrorHandler = std::function<void(hsa_status_t status, uint64_t packet_id)>;
+// Agent-dispatch packets are served by the agent (host) side: returns false to fail the packet.
+using AgentDispatchHandler = std::function<bool(const hsa_agent_dispatch_packet_t& packet)>;
+
+struct QueueBinding {
+  amd_queue_t* queue = nullptr;           // ring, indices and doorbell signal, ROCR's layout
+  MemoryAccess* memory = nullptr;          // every ring, signal, kernarg access goes through it
+  InterruptHandler on_interrupt;
+  QueueErrorHandler on_error;
+  AgentDispatchHandler on_agent_dispatch;  // null: agent packets complete with no side effect
+};
+
+struct ProcessorStats {
+  uint64_t launched = 0;
+  uint64_t completed = 0;
+  uint64_t interrupts = 0;
+};
+
+class PacketProcessor {
+ public:
+  explicit PacketProcessor(QueueBinding binding);
+  ~PacketProcessor();
+  PacketProcessor(const PacketProcessor&) = delete;
+  PacketProcessor& operator=(const PacketProcessor&) = delete;
+
+  // One of Launch / ResetHeader / AdvanceRead, or None/Error. Never completes.
+  ProcessorStep step_fetch();
+  // Tries to complete the in-flight packet at position `index` (launch order).
+  // A kernel dispatch runs its grid here; a barrier completes only when its rule holds.
+  ProcessorStep step_complete(size_t index);
+  // Default policy: complete what can complete (oldest first), else fetch.
+  ProcessorStep step();
+  // Runs step() until it does nothing; returns the number of actions.
+  uint64_t drain(uint64_t max_steps = UINT64_MAX);
+
+  bool has_work() const;  // something launchable or completable may be pending
+  size_t in_flight() const;
+  std::vector<uint64_t> in_flight_ids() const;
+  bool in_error() const;
+  hsa_status_t error_status() const;
+  void inactivate();      // hsa_queue_inactivate: nothing further launches
+  ProcessorStats stats() const;
+
+ private:
+  struct Impl;
+  Impl* impl_;
+};
+
+}  // namespace rocref::gpu
