@@ -1,0 +1,51 @@
+// kfd/kfd_device.h - the KFD driver model's entry points: what /dev/kfd,
+// /dev/dri/renderD<minor> and the sysfs topology tree are to user space.
+//
+// Each open() is a new process context (its own PASID, VMID, GPU VM, doorbell
+// page, events and queues), as each open of the real device is. ioctl() takes
+// the real request numbers and argument structs of linux/kfd_ioctl.h and
+// returns 0 or a negative errno, exactly what amdkfd returns. The thunk's
+// in-process transport and the LD_PRELOAD interposer both call these.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rocref::kfd {
+
+class KfdDevice {
+ public:
+  // The modeled machine of this process (one CPU node and one gfx9 GPU node by default).
+  static KfdDevice& instance();
+
+  // /dev/kfd. Returns a descriptor (>= kFirstFd) or -errno.
+  int open_kfd();
+  // /dev/dri/renderD<minor>. Returns a descriptor or -errno (-ENOENT for an unknown minor).
+  int open_render(uint32_t minor);
+  int close(int fd);                                      // 0 or -EBADF
+  int ioctl(int fd, unsigned long request, void* arg);    // 0 or -errno
+  // mmap of a doorbell page, MMIO page or buffer object; nullptr and -errno in *error on failure.
+  void* mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset, int* error);
+  int munmap(void* addr, size_t length);                  // 0 or -EINVAL if not a model mapping
+  bool owns_fd(int fd) const;
+  bool owns_mapping(const void* addr) const;
+
+  // Topology: file contents under /sys/devices/virtual/kfd/kfd/topology (and /sys/class/kfd).
+  std::optional<std::string> read_sysfs(std::string_view path) const;
+  std::optional<std::vector<std::string>> list_sysfs(std::string_view dir) const;
+
+  static constexpr int kFirstFd = 1 << 20;  // model descriptors never collide with real ones
+
+ private:
+  KfdDevice();
+  struct Impl;
+  Impl* impl_;
+};
+
+}  // namespace rocref::kfd
