@@ -1,0 +1,23 @@
+// gpu/sdma/sdma_mutant.h - planted SDMA bugs the unit tests must catch (test-only library).
+//
+// Compiled in only with ROCREF_SDMA_MUTANTS (rocref_sdma_mutable); elsewhere
+// active() is a constant false and the branches vanish.
+#pragma once
+
+namespace rocref::gpu::sdma {
+
+enum class SdmaMutant : unsigned {
+  FixedLengthWriteLinear,  // SDMA-PKT-1: WRITE_LINEAR parsed as 5 dwords whatever its count (rocjitsu #9488)
+  CopyCountIsBytes,        // SDMA-COPY-1: COPY_LINEAR count taken as bytes, not bytes - 1
+  PollNeverWaits,          // SDMA-POLL-1: POLL_REGMEM treated as satisfied at once
+  kCount
+};
+
+#ifdef ROCREF_SDMA_MUTANTS
+bool sdma_mutant_active(SdmaMutant m) noexcept;
+void set_sdma_mutant(SdmaMutant m, bool on) noexcept;
+#else
+constexpr bool sdma_mutant_active(SdmaMutant) noexcept { return false; }
+#endif
+
+}  // namespace rocref::gpu::sdma
