@@ -1,0 +1,124 @@
+// gpu/vm/gpu_vm.cpp - GPU address translation through TLB and page table, with fault reports.
+#include "gpu/vm/gpu_vm.h"
+
+#include <cerrno>
+
+#include "gpu/vm/vm_mutant.h"
+
+namespace rocref::gpu::vm {
+
+GpuVm::GpuVm(uint32_t vmid, VmFaultHandler on_fault) : vmid_(vmid), on_fault_(std::move(on_fault)) {}
+
+int GpuVm::map(uint64_t va, uint64_t host, uint64_t size, uint64_t flags) {
+  if (size == 0 || size > kVaLimit) return -EINVAL;
+  const uint64_t npages = (size + kPageSize - 1) >> kPageShift;
+  std::lock_guard<std::mutex> lock(mu_);
+  return table_.map(va, host, npages, flags & ~kPteValid);
+}
+
+int GpuVm::unmap(uint64_t va, uint64_t size) {
+  if (size == 0 || size > kVaLimit) return -EINVAL;
+  const uint64_t npages = (size + kPageSize - 1) >> kPageShift;
+  std::lock_guard<std::mutex> lock(mu_);
+  return table_.unmap(va, npages);
+}
+
+void GpuVm::invalidate_tlb() noexcept {
+  std::lock_guard<std::mutex> lock(mu_);
+  tlb_.invalidate_all();
+}
+
+void GpuVm::invalidate_tlb_range(uint64_t va, uint64_t size) noexcept {
+  std::lock_guard<std::mutex> lock(mu_);
+  tlb_.invalidate_range(va, size);
+}
+
+void* GpuVm::resolve(uint64_t va, size_t size, Access access, bool use_tlb, VmFault* fault) noexcept {
+  fault->vmid = vmid_;
+  fault->access = access;
+  const uint64_t len = size ? size : 1;
+  if (va >= kVaLimit || len > kVaLimit - va) {
+    fault->va = page_of(va);
+    fault->not_present = true;
+    return nullptr;
+  }
+  const unsigned need = static_cast<unsigned>(access);
+  uint64_t first_host = 0;
+  for (uint64_t page = page_of(va); page <= page_of(va + len - 1); page += kPageSize) {
+    uint64_t pte = use_tlb ? tlb_.lookup(page) : 0;
+    if (pte == 0) {
+      pte = table_.walk(page);
+      if (use_tlb && (pte & kPteValid)) tlb_.insert(page, pte);
+    }
+    fault->va = page;
+    if (!(pte & kPteValid)) {  // VM-FAULT-1
+      fault->not_present = true;
+      return nullptr;
+    }
+    const bool check = !vm_mutant_active(VmMutant::PermissionIgnored);
+    if (check && (need & static_cast<unsigned>(Access::Read)) && !(pte & kPteReadable)) {
+      fault->not_present = true;  // gfx9 reports a read of a non-readable page as a protection fault
+      return nullptr;
+    }
+    if (check && (need & static_cast<unsigned>(Access::Write)) && !(pte & kPteWriteable)) {
+      fault->read_only = true;  // VM-PERM-1
+      return nullptr;
+    }
+    if (check && (need & static_cast<unsigned>(Access::Execute)) && !(pte & kPteExecutable)) {
+      fault->no_execute = true;
+      return nullptr;
+    }
+    const uint64_t host = pte_address(pte);
+    if (page == page_of(va)) {
+      first_host = host;
+    } else if (host != first_host + (page - page_of(va))) {
+      // VM-XLATE-3: one pointer must cover the range, so the backing must be host-contiguous.
+      fault->not_present = true;
+      return nullptr;
+    }
+  }
+  return reinterpret_cast<void*>(static_cast<uintptr_t>(first_host + (va & (kPageSize - 1))));
+}
+
+void* GpuVm::translate(uint64_t va, size_t size, Access access) noexcept {
+  VmFault fault;
+  VmFaultHandler handler;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (void* p = resolve(va, size, access, true, &fault)) return p;
+    ++faults_;
+    handler = on_fault_;
+  }
+  if (handler) handler(fault);  // outside the lock: the KFD takes its own locks
+  return nullptr;
+}
+
+void* GpuVm::peek(uint64_t va, size_t size, Access access) noexcept {
+  VmFault fault;
+  std::lock_guard<std::mutex> lock(mu_);
+  return resolve(va, size, access, false, &fault);
+}
+
+void GpuVm::set_fault_handler(VmFaultHandler on_fault) {
+  std::lock_guard<std::mutex> lock(mu_);
+  on_fault_ = std::move(on_fault);
+}
+
+uint64_t GpuVm::pte(uint64_t va) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return table_.walk(va);
+}
+size_t GpuVm::table_pages() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return table_.table_pages();
+}
+size_t GpuVm::mapped_pages() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return table_.mapped_pages();
+}
+uint64_t GpuVm::faults() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return faults_;
+}
+
+}  // namespace rocref::gpu::vm

@@ -1,0 +1,69 @@
+// gpu/vm/gpu_vm.h - one process's GPU virtual address space: page table, TLB, translation.
+//
+// GPU VA equals host VA in rocref, but a PTE maps each GPU page to the host
+// page that backs it (a VRAM arena page, a GTT page, a userptr page), so the
+// engines reach memory only through translate() (VM-XLATE-*). An access to an
+// unmapped page or without the needed permission is a GPU page fault: it is
+// reported to the fault handler (the KFD raises the VM-fault event and puts the
+// faulting queue in error) and translate() returns nullptr (VM-FAULT-1).
+// Thread-safe: the KFD maps and unmaps while engines translate.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+
+#include "gpu/memory_access.h"
+#include "gpu/vm/page_table.h"
+#include "gpu/vm/tlb.h"
+
+namespace rocref::gpu::vm {
+
+struct VmFault {
+  uint32_t vmid = 0;
+  uint64_t va = 0;          // the first faulting address (page of the access)
+  Access access = Access::Read;
+  bool not_present = false;
+  bool read_only = false;   // write to a page without the writeable bit
+  bool no_execute = false;  // execute from a page without the executable bit
+};
+
+using VmFaultHandler = std::function<void(const VmFault&)>;
+
+class GpuVm final : public MemoryAccess {
+ public:
+  explicit GpuVm(uint32_t vmid, VmFaultHandler on_fault = {});
+
+  // Maps [va, va + size) onto host memory from host (both page aligned, size
+  // rounded up to pages) with kPte* flags. 0, or -EINVAL (misaligned, outside
+  // the 48-bit space, overlapping an existing mapping; nothing changes).
+  int map(uint64_t va, uint64_t host, uint64_t size, uint64_t flags);
+  // Unmaps [va, va + size): 0, or -EINVAL when any page is not mapped. Does
+  // not touch the TLB: the caller invalidates (VM-TLB-1).
+  int unmap(uint64_t va, uint64_t size);
+  void invalidate_tlb() noexcept;
+  void invalidate_tlb_range(uint64_t va, uint64_t size) noexcept;
+
+  void* translate(uint64_t va, size_t size, Access access) noexcept override;
+  // Translation without a fault report or a TLB fill (for the KFD's own checks).
+  void* peek(uint64_t va, size_t size, Access access) noexcept;
+
+  void set_fault_handler(VmFaultHandler on_fault);
+  uint32_t vmid() const noexcept { return vmid_; }
+  uint64_t pte(uint64_t va) const;  // page-table entry (not the TLB), 0 when unmapped
+  size_t table_pages() const;
+  size_t mapped_pages() const;
+  uint64_t faults() const;
+
+ private:
+  void* resolve(uint64_t va, size_t size, Access access, bool use_tlb, VmFault* fault) noexcept;
+
+  const uint32_t vmid_;
+  mutable std::mutex mu_;
+  PageTable table_;
+  Tlb tlb_;
+  VmFaultHandler on_fault_;
+  uint64_t faults_ = 0;
+};
+
+}  // namespace rocref::gpu::vm

@@ -1,0 +1,115 @@
+// gpu/vm/page_table.cpp - the 4-level radix page table: walk, map, unmap, free when empty.
+#include "gpu/vm/page_table.h"
+
+#include <cerrno>
+
+#include "gpu/vm/vm_mutant.h"
+
+namespace rocref::gpu::vm {
+
+struct PageTable::Table {
+  uint64_t entry[kEntriesPerTable] = {};      // last level: PTEs; above: non-zero = child present
+  Table* child[kEntriesPerTable] = {};
+  uint32_t used = 0;                          // valid entries: the page is freed when it reaches 0
+};
+
+PageTable::PageTable() : root_(std::make_unique<Table>()) {}
+
+PageTable::~PageTable() { free_table(root_.release(), 0); }
+
+void PageTable::free_table(Table* t, unsigned level) {
+  if (!t) return;
+  if (level + 1 < kLevels)
+    for (Table* c : t->child) free_table(c, level + 1);
+  delete t;
+}
+
+bool PageTable::range_ok(uint64_t va, uint64_t npages) noexcept {
+  if (!page_aligned(va) || npages == 0 || va >= kVaLimit) return false;
+  return npages <= (kVaLimit - va) >> kPageShift;
+}
+
+unsigned PageTable::index(uint64_t va, unsigned level) const noexcept {
+  // Mutant VM-VA-1: the last level indexed one bit too low, so neighbouring pages alias.
+  if (level == kLevels - 1 && vm_mutant_active(VmMutant::LevelIndexOffByOne))
+    return static_cast<unsigned>((va >> (kPageShift - 1)) & (kEntriesPerTable - 1));
+  return level_index(va, level);
+}
+
+uint64_t PageTable::walk(uint64_t va) const noexcept {
+  if (va >= kVaLimit) return 0;
+  const Table* t = root_.get();
+  for (unsigned level = 0; level + 1 < kLevels; ++level) {
+    t = t->child[index(va, level)];
+    if (!t) return 0;
+  }
+  return t->entry[index(va, kLevels - 1)];
+}
+
+void PageTable::install(uint64_t va, uint64_t pte) {
+  Table* t = root_.get();
+  for (unsigned level = 0; level + 1 < kLevels; ++level) {
+    const unsigned i = index(va, level);
+    if (!t->child[i]) {
+      t->child[i] = new Table();
+      t->entry[i] = 1;
+      ++t->used;
+      ++table_pages_;
+    }
+    t = t->child[i];
+  }
+  const unsigned i = index(va, kLevels - 1);
+  if (!(t->entry[i] & kPteValid)) ++t->used;
+  t->entry[i] = pte;
+}
+
+void PageTable::clear(uint64_t va) {
+  Table* path[kLevels] = {};
+  unsigned idx[kLevels] = {};
+  Table* t = root_.get();
+  for (unsigned level = 0; level < kLevels; ++level) {
+    path[level] = t;
+    idx[level] = index(va, level);
+    if (level + 1 < kLevels) t = t->child[idx[level]];
+    if (!t) return;
+  }
+  Table* leaf = path[kLevels - 1];
+  if (!(leaf->entry[idx[kLevels - 1]] & kPteValid)) return;
+  leaf->entry[idx[kLevels - 1]] = 0;
+  --leaf->used;
+  if (vm_mutant_active(VmMutant::EmptyTablesKept)) return;
+  // VM-PT-3: free every page on the path that became empty, bottom up; never the root.
+  for (unsigned level = kLevels - 1; level > 0; --level) {
+    if (path[level]->used != 0) break;
+    Table* parent = path[level - 1];
+    delete path[level];
+    parent->child[idx[level - 1]] = nullptr;
+    parent->entry[idx[level - 1]] = 0;
+    --parent->used;
+    --table_pages_;
+  }
+}
+
+int PageTable::map(uint64_t va, uint64_t host_page, uint64_t npages, uint64_t flags) {
+  if (!range_ok(va, npages) || !page_aligned(host_page)) return -EINVAL;
+  if (host_page + (npages << kPageShift) - 1 > kPteAddrMask + (kPageSize - 1)) return -EINVAL;
+  for (uint64_t p = 0; p < npages; ++p)  // VM-MAP-2: check the whole range before touching it
+    if (walk(va + (p << kPageShift)) & kPteValid) return -EINVAL;
+  for (uint64_t p = 0; p < npages; ++p)
+    install(va + (p << kPageShift), pte_encode(host_page + (p << kPageShift), flags | kPteValid));
+  mapped_pages_ += npages;
+  return 0;
+}
+
+int PageTable::unmap(uint64_t va, uint64_t npages) {
+  if (!range_ok(va, npages)) return -EINVAL;
+  for (uint64_t p = 0; p < npages; ++p)
+    if (!(walk(va + (p << kPageShift)) & kPteValid)) return -EINVAL;
+  uint64_t n = npages;
+  if (vm_mutant_active(VmMutant::UnmapLeavesLastPage) && n > 1) --n;
+  for (uint64_t p = 0; p < n; ++p) clear(va + (p << kPageShift));
+  mapped_pages_ -= n;
+  return 0;
+}
+
+}  // namespace rocref::gpu::vm

@@ -1,0 +1,37 @@
+// gpu/vm/tlb.h - a VMID's translation cache: entries stay until explicitly invalidated.
+//
+// Like the GPU's UTCL1/UTCL2, a cached translation is used even after the page
+// table changes; only invalidate_all() or invalidate_range() drops it (VM-TLB-1).
+// The KFD invalidates after every unmap, so no stale translation is used (VM-TLB-2).
+// Not thread-safe: GpuVm serialises access.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace rocref::gpu::vm {
+
+class Tlb {
+ public:
+  static constexpr unsigned kEntries = 64;  // direct mapped by virtual page number
+
+  // The cached PTE for the page of va, or 0 on a miss.
+  uint64_t lookup(uint64_t va) noexcept;
+  void insert(uint64_t va, uint64_t pte) noexcept;
+  void invalidate_all() noexcept;
+  void invalidate_range(uint64_t va, uint64_t size) noexcept;
+
+  uint64_t hits() const noexcept { return hits_; }
+  uint64_t misses() const noexcept { return misses_; }
+
+ private:
+  struct Entry {
+    uint64_t vpn = 0;
+    uint64_t pte = 0;  // 0 = empty
+  };
+  std::array<Entry, kEntries> entries_{};
+  uint64_t hits_ = 0;
+  uint64_t misses_ = 0;
+};
+
+}  // namespace rocref::gpu::vm

@@ -1,0 +1,37 @@
+// gpu/vm/vm_mutant.h - planted GPUVM bugs that the property test and proofs must catch.
+//
+// Compiled in only for the test-only rocref_gpuvm_mutable library
+// (ROCREF_GPUVM_MUTANTS); elsewhere vm_mutant_active() is a constant false.
+#pragma once
+
+#include <cstdint>
+
+namespace rocref::gpu::vm {
+
+enum class VmMutant : uint32_t {
+  TlbInvalidateIgnored,   // VM-TLB-2: invalidation leaves cached translations
+  LevelIndexOffByOne,     // VM-VA-1: PT index taken one bit too low at the last level
+  EmptyTablesKept,        // VM-PT-3: empty page-table pages never freed
+  PermissionIgnored,      // VM-PERM-1: write to a read-only page allowed
+  UnmapLeavesLastPage,    // VM-MAP-3: unmap of n pages clears only n-1
+  kCount
+};
+
+#ifdef ROCREF_GPUVM_MUTANTS
+bool vm_mutant_active(VmMutant m) noexcept;
+void set_vm_mutant(VmMutant m, bool on) noexcept;
+class ScopedVmMutant {
+ public:
+  explicit ScopedVmMutant(VmMutant m) : m_(m) { set_vm_mutant(m_, true); }
+  ~ScopedVmMutant() { set_vm_mutant(m_, false); }
+  ScopedVmMutant(const ScopedVmMutant&) = delete;
+  ScopedVmMutant& operator=(const ScopedVmMutant&) = delete;
+
+ private:
+  VmMutant m_;
+};
+#else
+constexpr bool vm_mutant_active(VmMutant) noexcept { return false; }
+#endif
+
+}  // namespace rocref::gpu::vm
