@@ -1,0 +1,97 @@
+// preload/hooks_io.cpp - close, ioctl, mmap and munmap of model descriptors and mappings.
+//
+// ioctl and mmap on a model descriptor are answered by the KFD model with the
+// real request numbers, argument structs and errno values (PRE-IO-1); a model
+// mapping is unmapped by the model (PRE-IO-2); all else passes through.
+#include <sys/mman.h>
+
+#include <cerrno>
+#include <cstdarg>
+
+#include "kfd/kfd_device.h"
+#include "preload/model_fds.h"
+#include "preload/real_calls.h"
+#include "preload/reentry.h"
+
+namespace rp = rocref::preload;
+
+namespace {
+
+void* do_mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset) {
+  if (!rp::inside_model()) {
+    const int model = rp::model_fd_of(fd);
+    if (model >= 0) {
+      rp::ModelScope scope;
+      int error = 0;
+      void* p = rocref::kfd::KfdDevice::instance().mmap(addr, length, prot, flags, model, offset, &error);
+      if (p == nullptr || p == MAP_FAILED) {
+        errno = error < 0 ? -error : (error > 0 ? error : EINVAL);
+        return MAP_FAILED;
+      }
+      return p;
+    }
+  }
+  return rp::real::mmap(addr, length, prot, flags, fd, offset);
+}
+
+}  // namespace
+
+extern "C" {
+
+#define ROCREF_EXPORT __attribute__((visibility("default")))
+
+ROCREF_EXPORT int close(int fd) {
+  if (!rp::inside_model()) {
+    const int model = rp::unbind_model_fd(fd);
+    if (model >= 0) {
+      rp::ModelScope scope;
+      rocref::kfd::KfdDevice::instance().close(model);
+    }
+  }
+  return rp::real::close(fd);
+}
+
+ROCREF_EXPORT int ioctl(int fd, unsigned long request, ...) {
+  va_list ap;
+  va_start(ap, request);
+  void* arg = va_arg(ap, void*);
+  va_end(ap);
+  if (!rp::inside_model()) {
+    const int model = rp::model_fd_of(fd);
+    if (model >= 0) {
+      rp::ModelScope scope;
+      const int rc = rocref::kfd::KfdDevice::instance().ioctl(model, request, arg);
+      if (rc < 0) {
+        errno = -rc;
+        return -1;
+      }
+      return rc;
+    }
+  }
+  return rp::real::ioctl(fd, request, arg);
+}
+
+ROCREF_EXPORT void* mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset) {
+  return do_mmap(addr, length, prot, flags, fd, offset);
+}
+ROCREF_EXPORT void* mmap64(void* addr, size_t length, int prot, int flags, int fd, off_t offset) {
+  return do_mmap(addr, length, prot, flags, fd, offset);
+}
+
+ROCREF_EXPORT int munmap(void* addr, size_t length) {
+  if (!rp::inside_model() && rp::model_in_use()) {
+    rp::ModelScope scope;
+    auto& kfd = rocref::kfd::KfdDevice::instance();
+    if (kfd.owns_mapping(addr)) {
+      const int rc = kfd.munmap(addr, length);
+      if (rc < 0) {
+        errno = -rc;
+        return -1;
+      }
+      return rc;
+    }
+  }
+  return rp::real::munmap(addr, length);
+}
+
+}  // extern "C"

@@ -1,0 +1,25 @@
+// preload/sysfs_mirror.h - the private directory tree that mirrors the model's sysfs files.
+//
+// Each part is built once per process on first use (PRE-FS-1); libnuma's and
+// libhsakmt's constructors may be the first callers, so nothing here relies on
+// static constructors having run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rocref::preload {
+
+// Host directory holding the mirror ("" if it could not be created).
+const std::string& mirror_root();
+// <root>/kfd (topology from KfdDevice::list_sysfs/read_sysfs) and <root>/class_kfd/kfd -> ../kfd.
+void ensure_topology_mirror();
+// <root>/proc_modules: the host's /proc/modules plus an amdgpu line (PRE-FS-2).
+void ensure_proc_modules_mirror();
+// <root>/module_amdgpu: initstate "live", refcnt, holders/, parameters/ (PRE-FS-2).
+void ensure_module_mirror();
+// drm_render_minor of every modeled GPU node (reads the topology mirror).
+const std::vector<uint32_t>& model_render_minors();
+
+}  // namespace rocref::preload
