@@ -1,0 +1,410 @@
+// proofs/aql/aql_encoding.cpp - Z3 terms for models/aql_queue_model.cpp, action by action.
+#include "proofs/aql/aql_encoding.h"
+
+#include <algorithm>
+
+namespace rocref::proofs {
+namespace {
+
+using model::Action;
+using model::Actor;
+
+constexpr unsigned kHeaderBits = 2, kProducerPcBits = 3, kProcessorPcBits = 2, kSmallBits = 8;
+
+uint64_t num(const z3::expr& e) {
+  uint64_t v = 0;
+  e.is_numeral_u64(v);
+  return v;
+}
+bool truth(const z3::expr& e) { return e.is_true(); }
+
+constexpr Action kProducerActions[] = {Action::Reserve, Action::CheckRoom, Action::WriteBody, Action::Publish,
+                                       Action::RingDoorbell};
+constexpr Action kProcessorActions[] = {Action::Launch, Action::ResetHeader, Action::AdvanceRead};
+
+}  // namespace
+
+std::vector<z3::expr> SymState::vars() const {
+  std::vector<z3::expr> v{write_index, read_index, doorbell, doorbell_rung};
+  for (const SymSlot& s : slots) v.insert(v.end(), {s.header, s.header_id, s.body_id, s.has_body, s.barrier});
+  for (const SymProducer& p : producers) v.insert(v.end(), {p.pc, p.id, p.remaining});
+  v.insert(v.end(), {processor, launching});
+  for (const SymInFlight& f : in_flight) v.insert(v.end(), {f.id, f.decrement_read, f.observed});
+  v.insert(v.end(), {in_flight_count, launched, completed, signal, signal_initial});
+  return v;
+}
+
+AqlEncoding::AqlEncoding(z3::context& ctx, const model::AqlConfig& config, uint32_t in_flight_capacity)
+    : ctx_(ctx), config_(config) {
+  const uint32_t total = config.producers * config.packets_per_producer;
+  capacity_ = in_flight_capacity ? in_flight_capacity : std::max<uint32_t>(total, 1);
+}
+
+std::optional<model::Step> AqlEncoding::step_of(uint32_t choice) const {
+  const uint32_t producer_choices = 5 * config_.producers;
+  if (choice < producer_choices) return model::Step{Actor::Producer, kProducerActions[choice % 5], choice / 5};
+  choice -= producer_choices;
+  if (choice < 3) return model::Step{Actor::Processor, kProcessorActions[choice], 0};
+  choice -= 3;
+  if (choice < capacity_) return model::Step{Actor::Completion, Action::Complete, choice};
+  return std::nullopt;
+}
+
+uint32_t AqlEncoding::choice_of(const model::Step& step) const {
+  switch (step.actor) {
+    case Actor::Producer:
+      return 5 * step.index + static_cast<uint32_t>(step.action);
+    case Actor::Processor:
+      return 5 * config_.producers + static_cast<uint32_t>(step.action) - static_cast<uint32_t>(Action::Launch);
+    case Actor::Completion:
+      return 5 * config_.producers + 3 + step.index;
+  }
+  return stutter_choice();
+}
+
+SymState AqlEncoding::fresh_state(const std::string& p) const {
+  auto b64 = [&](const std::string& n) { return ctx_.bv_const((p + n).c_str(), 64); };
+  auto bvn = [&](const std::string& n, unsigned w) { return ctx_.bv_const((p + n).c_str(), w); };
+  auto boo = [&](const std::string& n) { return ctx_.bool_const((p + n).c_str()); };
+  SymState s{b64("wr"), b64("rd"), b64("db"), boo("rung"), {}, {}, bvn("proc", kProcessorPcBits), b64("launching"),
+             {}, bvn("nfl", kSmallBits), b64("launched"), b64("completed"), b64("signal"), b64("signal0")};
+  for (uint32_t k = 0; k < config_.ring_size; ++k) {
+    const std::string n = "slot" + std::to_string(k) + ".";
+    s.slots.push_back({bvn(n + "hdr", kHeaderBits), b64(n + "hid"), b64(n + "bid"), boo(n + "body"), boo(n + "bar")});
+  }
+  for (uint32_t i = 0; i < config_.producers; ++i) {
+    const std::string n = "p" + std::to_string(i) + ".";
+    s.producers.push_back({bvn(n + "pc", kProducerPcBits), b64(n + "id"), bvn(n + "rem", kSmallBits)});
+  }
+  for (uint32_t j = 0; j < capacity_; ++j) {
+    const std::string n = "f" + std::to_string(j) + ".";
+    s.in_flight.push_back({b64(n + "id"), boo(n + "dr"), b64(n + "obs")});
+  }
+  return s;
+}
+
+SymState AqlEncoding::concrete(const model::AqlState& st) const {
+  auto u = [&](uint64_t v) { return bv(v); };
+  auto small = [&](uint64_t v, unsigned w) { return bv(v, w); };
+  SymState s{u(st.write_index), u(st.read_index), u(st.doorbell), ctx_.bool_val(st.doorbell_rung), {}, {},
+             small(static_cast<uint64_t>(st.processor), kProcessorPcBits), u(st.launching), {},
+             small(st.in_flight.size(), kSmallBits), u(st.launched), u(st.completed),
+             u(static_cast<uint64_t>(st.signal)), u(static_cast<uint64_t>(st.signal_initial))};
+  for (const model::Slot& k : st.slots) {
+    s.slots.push_back({small(static_cast<uint64_t>(k.header), kHeaderBits), u(k.header_id), u(k.body_id),
+                       ctx_.bool_val(k.has_body), ctx_.bool_val(k.barrier)});
+  }
+  for (const model::Producer& p : st.producers) {
+    s.producers.push_back({small(static_cast<uint64_t>(p.pc), kProducerPcBits), u(p.id), small(p.remaining, kSmallBits)});
+  }
+  for (uint32_t j = 0; j < capacity_; ++j) {
+    if (j < st.in_flight.size()) {
+      const model::InFlight& f = st.in_flight[j];
+      s.in_flight.push_back({u(f.id), ctx_.bool_val(f.decrement_read), u(static_cast<uint64_t>(f.observed))});
+    } else {
+      s.in_flight.push_back({u(0), ctx_.bool_val(false), u(0)});
+    }
+  }
+  return s;
+}
+
+z3::expr AqlEncoding::initial(const SymState& s, uint64_t start) const {
+  const uint64_t total = uint64_t{config_.producers} * config_.packets_per_producer;
+  z3::expr e = s.write_index == bv(start) && s.read_index == bv(start) && s.doorbell == bv(0) && !s.doorbell_rung &&
+               s.processor == bv(0, kProcessorPcBits) && s.launching == bv(0) && s.in_flight_count == bv(0, kSmallBits) &&
+               s.launched == bv(start) && s.completed == bv(0) && s.signal == bv(total) && s.signal_initial == bv(total);
+  for (const SymSlot& k : s.slots) {
+    e = e && k.header == bv(0, kHeaderBits) && k.header_id == bv(0) && k.body_id == bv(0) && !k.has_body && !k.barrier;
+  }
+  const auto done = static_cast<uint64_t>(model::ProducerPc::Done);
+  for (const SymProducer& p : s.producers) {
+    e = e && p.pc == bv(config_.packets_per_producer == 0 ? done : 0, kProducerPcBits) && p.id == bv(0) &&
+        p.remaining == bv(config_.packets_per_producer, kSmallBits);
+  }
+  for (const SymInFlight& f : s.in_flight) e = e && f.id == bv(0) && !f.decrement_read && f.observed == bv(0);
+  return e;
+}
+
+z3::expr AqlEncoding::slot_is(const z3::expr& id, uint32_t k) const {
+  return (id & bv(config_.ring_size - 1)) == bv(k);
+}
+
+z3::expr AqlEncoding::slot_field(const SymState& s, const z3::expr& id, z3::expr SymSlot::*field) const {
+  z3::expr e = s.slots[0].*field;
+  for (uint32_t k = 1; k < config_.ring_size; ++k) e = z3::ite(slot_is(id, k), s.slots[k].*field, e);
+  return e;
+}
+
+z3::expr AqlEncoding::has_barrier(const z3::expr& id) const {
+  if (config_.barrier_every == 0) return ctx_.bool_val(false);
+  return z3::urem(id, bv(config_.barrier_every)) == bv(0);
+}
+
+SymStep AqlEncoding::apply(const SymState& s, uint32_t choice) const {
+  const model::AqlMutants& m = config_.mutants;
+  const std::optional<model::Step> step = step_of(choice);
+  SymStep r{ctx_.bool_val(false), s, {}};
+  if (!step) {
+    r.enabled = ctx_.bool_val(true);
+    return r;
+  }
+  SymState& n = r.next;
+  const z3::expr R = bv(config_.ring_size);
+  auto pc = [&](model::ProducerPc v) { return bv(static_cast<uint64_t>(v), kProducerPcBits); };
+  auto proc = [&](model::ProcessorPc v) { return bv(static_cast<uint64_t>(v), kProcessorPcBits); };
+  auto hdr = [&](model::SlotHeader v) { return bv(static_cast<uint64_t>(v), kHeaderBits); };
+  auto room = [&](const z3::expr& id) {
+    return m.skip_full_check ? ctx_.bool_val(true) : z3::ult(id - s.read_index, R);
+  };
+  // Writes one field of slot(id) in `n`, leaving the other slots as they are.
+  auto set_slot = [&](const z3::expr& id, z3::expr SymSlot::*field, const z3::expr& value) {
+    for (uint32_t k = 0; k < config_.ring_size; ++k) n.slots[k].*field = z3::ite(slot_is(id, k), value, n.slots[k].*field);
+  };
+  auto finish_packet = [&](SymProducer& p, const SymProducer& old) {
+    p.remaining = old.remaining - bv(1, kSmallBits);
+    p.pc = z3::ite(p.remaining == bv(0, kSmallBits), pc(model::ProducerPc::Done), pc(model::ProducerPc::Idle));
+  };
+
+  if (step->actor == Actor::Producer) {
+    const SymProducer& p = s.producers[step->index];
+    SymProducer& np = n.producers[step->index];
+    switch (step->action) {
+      case Action::Reserve:  // AQL-IDX-1
+        r.enabled = p.pc == pc(model::ProducerPc::Idle) &&
+                    (config_.reservation == model::Reservation::FetchAdd ? ctx_.bool_val(true) : room(s.write_index));
+        np.id = s.write_index;
+        n.write_index = s.write_index + bv(1);
+        np.pc = pc(config_.reservation == model::Reservation::Cas ? model::ProducerPc::HasRoom : model::ProducerPc::Reserved);
+        break;
+      case Action::CheckRoom:  // AQL-IDX-2
+        r.enabled = p.pc == pc(model::ProducerPc::Reserved) && room(p.id);
+        np.pc = pc(model::ProducerPc::HasRoom);
+        break;
+      case Action::WriteBody:  // AQL-PUB-2
+        r.enabled = p.pc == pc(model::ProducerPc::HasRoom);
+        r.violations.push_back({"AQL-IDX-2", slot_field(s, p.id, &SymSlot::header) != hdr(model::SlotHeader::Invalid)});
+        set_slot(p.id, &SymSlot::body_id, p.id);
+        set_slot(p.id, &SymSlot::has_body, ctx_.bool_val(true));
+        if (m.body_write_clears_header) set_slot(p.id, &SymSlot::header, hdr(model::SlotHeader::Zeroed));
+        np.pc = pc(model::ProducerPc::BodyWritten);
+        break;
+      case Action::Publish:  // AQL-PUB-1
+        r.enabled = p.pc == pc(m.doorbell_before_header ? model::ProducerPc::Rung : model::ProducerPc::BodyWritten);
+        set_slot(p.id, &SymSlot::header, hdr(model::SlotHeader::Published));
+        set_slot(p.id, &SymSlot::header_id, p.id);
+        set_slot(p.id, &SymSlot::barrier, has_barrier(p.id));
+        if (m.doorbell_before_header) {
+          finish_packet(np, p);
+        } else {
+          np.pc = pc(model::ProducerPc::Published);
+        }
+        break;
+      case Action::RingDoorbell: {  // AQL-DB-1..3
+        r.enabled = p.pc == pc(m.doorbell_before_header ? model::ProducerPc::BodyWritten : model::ProducerPc::Published);
+        const z3::expr value = m.doorbell_over_advance ? p.id + R : p.id;
+        const z3::expr behind = s.launched - value;
+        const z3::expr consumed = behind != bv(0) && z3::ult(behind, bv(uint64_t{1} << 63));
+        const z3::expr published = slot_field(s, value, &SymSlot::header) == hdr(model::SlotHeader::Published) &&
+                                   slot_field(s, value, &SymSlot::header_id) == value;
+        const z3::expr named_unpublished = !consumed && !published;
+        r.violations.push_back({m.doorbell_over_advance ? "AQL-DB-3" : "AQL-DB-1", named_unpublished});
+        const z3::expr stored = config_.doorbell == model::DoorbellStore::Max
+                                    ? z3::ite(s.doorbell_rung && z3::ult(value, s.doorbell), s.doorbell, value)
+                                    : value;
+        if (config_.single_queue || config_.doorbell == model::DoorbellStore::Max) {
+          r.violations.push_back({"AQL-DB-2", s.doorbell_rung && z3::ult(stored, s.doorbell) && !named_unpublished});
+        }
+        n.doorbell = stored;
+        n.doorbell_rung = ctx_.bool_val(true);
+        if (m.doorbell_before_header) {
+          np.pc = pc(model::ProducerPc::Rung);
+        } else {
+          finish_packet(np, p);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    return r;
+  }
+
+  if (step->actor == Actor::Processor) {
+    switch (step->action) {
+      case Action::Launch: {  // AQL-INV-1, AQL-PUB-3, AQL-BAR-1
+        const z3::expr header = slot_field(s, s.read_index, &SymSlot::header);
+        const z3::expr barrier =
+            header == hdr(model::SlotHeader::Published) && slot_field(s, s.read_index, &SymSlot::barrier);
+        const z3::expr empty = s.in_flight_count == bv(0, kSmallBits);
+        r.enabled = s.processor == proc(model::ProcessorPc::Fetch) &&
+                    (m.invalid_header_consumed ? ctx_.bool_val(true) : header != hdr(model::SlotHeader::Invalid)) &&
+                    s.write_index != s.read_index && (m.ignore_barrier_bit ? ctx_.bool_val(true) : !barrier || empty);
+        const z3::expr inv1 = header == hdr(model::SlotHeader::Invalid);
+        const z3::expr inv2 = !inv1 && (header != hdr(model::SlotHeader::Published) ||
+                                        slot_field(s, s.read_index, &SymSlot::header_id) != s.read_index);
+        const z3::expr pub3 = !inv1 && !inv2 && (!slot_field(s, s.read_index, &SymSlot::has_body) ||
+                                                 slot_field(s, s.read_index, &SymSlot::body_id) != s.read_index);
+        const z3::expr bar1 = !inv1 && !inv2 && !pub3 && slot_field(s, s.read_index, &SymSlot::barrier) && !empty;
+        r.violations = {{"AQL-INV-1", inv1}, {"AQL-INV-2", inv2}, {"AQL-PUB-3", pub3}, {"AQL-BAR-1", bar1}};
+        for (uint32_t j = 0; j < capacity_; ++j) {
+          const z3::expr here = s.in_flight_count == bv(j, kSmallBits);
+          n.in_flight[j] = {z3::ite(here, s.read_index, s.in_flight[j].id),
+                            z3::ite(here, ctx_.bool_val(false), s.in_flight[j].decrement_read),
+                            z3::ite(here, bv(0), s.in_flight[j].observed)};
+        }
+        n.in_flight_count = s.in_flight_count + bv(1, kSmallBits);
+        n.launching = s.read_index;
+        n.launched = s.launched + bv(1);
+        n.processor = proc(model::ProcessorPc::Launched);
+        break;
+      }
+      case Action::ResetHeader: {  // AQL-RET-1
+        r.enabled = s.processor == proc(m.header_reset_after_read_index ? model::ProcessorPc::ReadAdvanced
+                                                                         : model::ProcessorPc::Launched);
+        r.violations.push_back({"AQL-RET-1", slot_field(s, s.launching, &SymSlot::header) == hdr(model::SlotHeader::Published) &&
+                                                 slot_field(s, s.launching, &SymSlot::header_id) != s.launching});
+        set_slot(s.launching, &SymSlot::header, hdr(model::SlotHeader::Invalid));
+        n.processor = proc(m.header_reset_after_read_index ? model::ProcessorPc::Fetch : model::ProcessorPc::HeaderReset);
+        break;
+      }
+      case Action::AdvanceRead:  // AQL-RET-2
+        r.enabled = s.processor == proc(m.header_reset_after_read_index ? model::ProcessorPc::Launched
+                                                                         : model::ProcessorPc::HeaderReset);
+        n.read_index = s.read_index + bv(1);
+        n.processor = proc(m.header_reset_after_read_index ? model::ProcessorPc::ReadAdvanced : model::ProcessorPc::Fetch);
+        break;
+      default:
+        break;
+    }
+    return r;
+  }
+
+  // Completion of in_flight[k]: release fence, then the signal decrement (AQL-SIG-2).
+  const uint32_t k = step->index;
+  r.enabled = z3::ult(bv(k, kSmallBits), s.in_flight_count);
+  const SymInFlight& f = s.in_flight[k];
+  const z3::expr first_half = m.non_atomic_signal_decrement ? !f.decrement_read : ctx_.bool_val(false);
+  n.in_flight[k].decrement_read = z3::ite(first_half, ctx_.bool_val(true), f.decrement_read);
+  n.in_flight[k].observed = z3::ite(first_half, s.signal, f.observed);
+  const z3::expr decremented = m.non_atomic_signal_decrement ? f.observed - bv(1) : s.signal - bv(1);
+  n.signal = z3::ite(first_half, s.signal, decremented);
+  n.completed = z3::ite(first_half, s.completed, s.completed + bv(1));
+  n.in_flight_count = z3::ite(first_half, s.in_flight_count, s.in_flight_count - bv(1, kSmallBits));
+  for (uint32_t j = k; j < capacity_; ++j) {
+    const SymInFlight& from = j + 1 < capacity_ ? s.in_flight[j + 1] : s.in_flight[j];
+    const SymInFlight& half = n.in_flight[j];
+    n.in_flight[j] = {z3::ite(first_half, half.id, from.id), z3::ite(first_half, half.decrement_read, from.decrement_read),
+                      z3::ite(first_half, half.observed, from.observed)};
+  }
+  return r;
+}
+
+SymStep AqlEncoding::transition(const SymState& s, const z3::expr& choice) const {
+  SymStep merged{ctx_.bool_val(false), s, {}};
+  std::vector<z3::expr> next_vars = s.vars();
+  bool first = true;
+  for (uint32_t c = 0; c < choice_count(); ++c) {
+    const SymStep one = apply(s, c);
+    const z3::expr chosen = choice == bv(c, kSmallBits);
+    merged.enabled = merged.enabled || (chosen && one.enabled);
+    const std::vector<z3::expr> vars = one.next.vars();
+    for (size_t i = 0; i < vars.size(); ++i) next_vars[i] = first ? vars[i] : z3::ite(chosen, vars[i], next_vars[i]);
+    first = false;
+    for (const Clause& v : one.violations) {
+      auto it = std::find_if(merged.violations.begin(), merged.violations.end(),
+                             [&](const Clause& c2) { return c2.id == v.id; });
+      if (it == merged.violations.end()) {
+        merged.violations.push_back({v.id, chosen && v.broken});
+      } else {
+        it->broken = it->broken || (chosen && v.broken);
+      }
+    }
+  }
+  // Rebuild the next state from the merged variable list (same order as vars()).
+  size_t i = 0;
+  SymState& n = merged.next;
+  n.write_index = next_vars[i++]; n.read_index = next_vars[i++]; n.doorbell = next_vars[i++]; n.doorbell_rung = next_vars[i++];
+  for (SymSlot& k : n.slots) { k.header = next_vars[i++]; k.header_id = next_vars[i++]; k.body_id = next_vars[i++]; k.has_body = next_vars[i++]; k.barrier = next_vars[i++]; }
+  for (SymProducer& p : n.producers) { p.pc = next_vars[i++]; p.id = next_vars[i++]; p.remaining = next_vars[i++]; }
+  n.processor = next_vars[i++]; n.launching = next_vars[i++];
+  for (SymInFlight& f : n.in_flight) { f.id = next_vars[i++]; f.decrement_read = next_vars[i++]; f.observed = next_vars[i++]; }
+  n.in_flight_count = next_vars[i++]; n.launched = next_vars[i++]; n.completed = next_vars[i++]; n.signal = next_vars[i++]; n.signal_initial = next_vars[i++];
+  merged.enabled = merged.enabled && z3::ult(choice, bv(choice_count(), kSmallBits));
+  return merged;
+}
+
+std::vector<Clause> AqlEncoding::invariants(const SymState& s) const {
+  const z3::expr distance = s.write_index - s.read_index;
+  std::vector<Clause> out{{"AQL-IDX-1", z3::ugt(distance, bv(uint64_t{1} << 63))}};
+  if (config_.reservation == model::Reservation::Cas) {
+    out.push_back({"AQL-IDX-3", z3::ugt(distance, bv(config_.ring_size))});
+  }
+  auto pc = [&](model::ProducerPc v) { return bv(static_cast<uint64_t>(v), kProducerPcBits); };
+  z3::expr idx4 = ctx_.bool_val(false);
+  for (const SymProducer& p : s.producers) {
+    z3::expr writing = p.pc == pc(model::ProducerPc::HasRoom) || p.pc == pc(model::ProducerPc::BodyWritten);
+    if (config_.mutants.doorbell_before_header) writing = writing || p.pc == pc(model::ProducerPc::Rung);
+    idx4 = idx4 || (writing && z3::uge(p.id - s.read_index, bv(config_.ring_size)));
+  }
+  out.push_back({"AQL-IDX-4", idx4});
+  z3::expr pending = ctx_.bool_val(false);
+  for (uint32_t j = 0; j < capacity_; ++j) {
+    pending = pending || (z3::ult(bv(j, kSmallBits), s.in_flight_count) && s.in_flight[j].decrement_read);
+  }
+  out.push_back({"AQL-SIG-2", !pending && s.signal != s.signal_initial - s.completed});
+  return out;
+}
+
+z3::expr AqlEncoding::is_final(const SymState& s) const {
+  const uint64_t total = uint64_t{config_.producers} * config_.packets_per_producer;
+  z3::expr e = s.completed == bv(total) && s.processor == bv(0, kProcessorPcBits);
+  for (const SymProducer& p : s.producers) e = e && p.pc == bv(static_cast<uint64_t>(model::ProducerPc::Done), kProducerPcBits);
+  return e;
+}
+
+z3::expr AqlEncoding::equal(const SymState& a, const SymState& b) const {
+  z3::expr e = ctx_.bool_val(true);
+  const std::vector<z3::expr> va = a.vars(), vb = b.vars();
+  // In-flight entries past the count carry no meaning: compare them only below the count.
+  const size_t fl_begin = 4 + 5 * a.slots.size() + 3 * a.producers.size() + 2;
+  const size_t fl_end = fl_begin + 3 * capacity_;
+  for (size_t i = 0; i < va.size(); ++i) {
+    if (i >= fl_begin && i < fl_end) {
+      const uint32_t j = static_cast<uint32_t>((i - fl_begin) / 3);
+      e = e && z3::implies(z3::ult(bv(j, kSmallBits), a.in_flight_count), va[i] == vb[i]);
+    } else {
+      e = e && va[i] == vb[i];
+    }
+  }
+  return e;
+}
+
+model::AqlState AqlEncoding::decode(const z3::model& m, const SymState& s) const {
+  auto u = [&](const z3::expr& e) { return num(m.eval(e, true)); };
+  auto b = [&](const z3::expr& e) { return truth(m.eval(e, true)); };
+  model::AqlState st;
+  st.write_index = u(s.write_index);
+  st.read_index = u(s.read_index);
+  st.doorbell = u(s.doorbell);
+  st.doorbell_rung = b(s.doorbell_rung);
+  for (const SymSlot& k : s.slots) {
+    st.slots.push_back({static_cast<model::SlotHeader>(u(k.header)), u(k.header_id), u(k.body_id), b(k.has_body), b(k.barrier)});
+  }
+  for (const SymProducer& p : s.producers) {
+    st.producers.push_back({static_cast<model::ProducerPc>(u(p.pc)), u(p.id), static_cast<uint32_t>(u(p.remaining))});
+  }
+  st.processor = static_cast<model::ProcessorPc>(u(s.processor));
+  st.launching = u(s.launching);
+  const uint64_t count = std::min<uint64_t>(u(s.in_flight_count), capacity_);
+  for (uint64_t j = 0; j < count; ++j) {
+    const SymInFlight& f = s.in_flight[j];
+    st.in_flight.push_back({u(f.id), false, b(f.decrement_read), static_cast<int64_t>(u(f.observed))});
+  }
+  st.launched = u(s.launched);
+  st.completed = u(s.completed);
+  st.signal = static_cast<int64_t>(u(s.signal));
+  st.signal_initial = static_cast<int64_t>(u(s.signal_initial));
+  return st;
+}
+
+}  // namespace rocref::proofs
