@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "gpu/memory_access.h"
@@ -50,6 +51,22 @@ struct QueueBinding {
   AgentDispatchHandler on_agent_dispatch;  // null: agent packets complete with no side effect
 };
 
+// Where the fetch side stands, as the model's ProcessorPc (models/aql_queue_model.h).
+enum class ProcessorPhase : uint8_t {
+  Fetch,         // next step_fetch() tries to launch the packet at read_index
+  Launched,      // launched; header reset (or, mutant, read advance) next
+  HeaderReset,   // header reset; read advance next
+  ReadAdvanced,  // mutant HeaderResetAfterReadIndex only: read advanced, header reset next
+};
+
+// Why the queue entered the error state: what on_error received, plus detail.
+struct QueueError {
+  hsa_status_t status = HSA_STATUS_SUCCESS;
+  uint64_t packet_id = 0;
+  uint64_t address = 0;  // kernel object, signal or other address concerned; 0 if none
+  std::string what;      // starts with the clause, e.g. "AQL-ERR-1: dispatch with a zero grid dimension"
+};
+
 struct ProcessorStats {
   uint64_t launched = 0;
   uint64_t completed = 0;
@@ -73,6 +90,8 @@ class PacketProcessor {
   // Runs step() until it does nothing; returns the number of actions.
   uint64_t drain(uint64_t max_steps = UINT64_MAX);
 
+  // has_work, in_flight and in_flight_ids: the stepping thread only. in_error,
+  // error_status, inactivate, stats and last_error: any thread.
   bool has_work() const;  // something launchable or completable may be pending
   size_t in_flight() const;
   std::vector<uint64_t> in_flight_ids() const;
@@ -80,6 +99,11 @@ class PacketProcessor {
   hsa_status_t error_status() const;
   void inactivate();      // hsa_queue_inactivate: nothing further launches
   ProcessorStats stats() const;
+
+  // Additions for refinement checks and diagnostics.
+  ProcessorPhase phase() const;        // stepping thread only
+  uint64_t fetch_index() const;        // id the next launch would take (stepping thread only)
+  std::optional<QueueError> last_error() const;  // set once, readable from any thread
 
  private:
   struct Impl;

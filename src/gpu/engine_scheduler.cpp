@@ -1,0 +1,128 @@
+// gpu/engine_scheduler.cpp - one thread stepping every engine, futex sleep when idle.
+#include "gpu/engine_scheduler.h"
+
+#include <sched.h>
+
+namespace rocref::gpu {
+
+EngineScheduler::EngineScheduler(SchedulerOptions options) : options_(options) {}
+
+EngineScheduler::~EngineScheduler() { stop(); }
+
+EngineScheduler::EngineId EngineScheduler::add(StepFunction step) {
+  EngineId id;
+  if (round_thread_ == std::this_thread::get_id()) {
+    // Called from an engine's step: the round already holds the lock.
+    id = next_id_++;
+    entries_.push_back(Entry{id, std::move(step), false});
+  } else {
+    std::lock_guard lock(mutex_);
+    id = next_id_++;
+    entries_.push_back(Entry{id, std::move(step), false});
+  }
+  wake();
+  return id;
+}
+
+EngineScheduler::EngineId EngineScheduler::add(PacketProcessor& processor) {
+  return add([&processor] { return processor.step().action != ProcessorAction::None; });
+}
+
+void EngineScheduler::remove(EngineId id) {
+  auto erase = [&] {
+    for (Entry& e : entries_) {
+      if (e.id == id) e.removed = true;
+    }
+    compact_ = true;
+  };
+  if (round_thread_ == std::this_thread::get_id()) {
+    erase();  // inside a round: tombstone only, compacted after the round
+    return;
+  }
+  std::lock_guard lock(mutex_);
+  erase();
+}
+
+size_t EngineScheduler::engines() const {
+  std::lock_guard lock(mutex_);
+  size_t n = 0;
+  for (const Entry& e : entries_) n += e.removed ? 0 : 1;
+  return n;
+}
+
+bool EngineScheduler::round() {
+  std::lock_guard lock(mutex_);
+  round_thread_ = std::this_thread::get_id();
+  bool did = false;
+  // By index: an engine may add another during its step.
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    Entry& e = entries_[i];
+    if (!e.removed && e.step()) did = true;
+  }
+  round_thread_ = std::thread::id();
+  if (compact_) {
+    std::erase_if(entries_, [](const Entry& e) { return e.removed; });
+    compact_ = false;
+  }
+  rounds_.fetch_add(1, std::memory_order_relaxed);
+  if (did) busy_rounds_.fetch_add(1, std::memory_order_relaxed);
+  return did;
+}
+
+bool EngineScheduler::run_once() { return round(); }
+
+void EngineScheduler::wake() {
+  // Same store-buffering shape as a doorbell (AQL-DB-4): our store, then the sleeper's flag.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  channel_.notify();
+}
+
+void EngineScheduler::loop() {
+  uint32_t idle = 0;
+  while (!stop_.load(std::memory_order_relaxed)) {
+    if (round()) {
+      idle = 0;
+      continue;
+    }
+    if (options_.spin || ++idle < options_.idle_rounds_before_sleep) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+      // Two cores: after a few empty rounds let the producers run.
+      if (!options_.spin && idle > options_.idle_rounds_before_sleep / 2) sched_yield();
+      continue;
+    }
+    // AQL-DB-4: announce, re-check every engine, only then sleep.
+    channel_.announce_sleep();
+    if (stop_.load(std::memory_order_relaxed) || round()) {
+      channel_.cancel_sleep();
+      idle = 0;
+      continue;
+    }
+    sleeps_.fetch_add(1, std::memory_order_relaxed);
+    channel_.sleep_for(options_.poll_interval);
+    idle = 0;
+  }
+}
+
+void EngineScheduler::start() {
+  if (thread_.joinable()) return;
+  stop_.store(false, std::memory_order_relaxed);
+  register_doorbell_listener(&channel_);
+  thread_ = std::thread([this] { loop(); });
+}
+
+void EngineScheduler::stop() {
+  if (!thread_.joinable()) return;
+  stop_.store(true, std::memory_order_relaxed);
+  wake();
+  thread_.join();
+  unregister_doorbell_listener(&channel_);
+}
+
+SchedulerStats EngineScheduler::stats() const {
+  return SchedulerStats{rounds_.load(std::memory_order_relaxed), busy_rounds_.load(std::memory_order_relaxed),
+                        sleeps_.load(std::memory_order_relaxed), channel_.wakeups()};
+}
+
+}  // namespace rocref::gpu

@@ -1,0 +1,445 @@
+// gpu/packet_processor.cpp - the AQL packet processor of one hardware queue (see packet_processor.h).
+//
+// Fetch side: Launch -> ResetHeader -> AdvanceRead, one action per step, as the
+// model's processor (models/aql_queue_model.h). Completion side: any launched
+// packet whose rule holds completes, in any order unless barriers forbid it.
+// A queue in error launches nothing more; packets it already launched may still
+// complete (AQL-ERR-2 forbids launches, the PRM's "no further packets launch").
+#include "gpu/packet_processor.h"
+
+#include <atomic>
+#include <cstring>
+#include <string>
+
+#include "common/aql_packet.h"
+#include "common/memory_order.h"
+#include "common/mutant.h"
+#include "common/signal.h"
+#include "gpu/kernel_executor.h"
+#include "gpu/packet_checks.h"
+
+namespace rocref::gpu {
+namespace {
+
+static_assert(offsetof(hsa_amd_barrier_value_packet_t, signal) == 8);
+static_assert(offsetof(hsa_amd_barrier_value_packet_t, value) == 16);
+static_assert(offsetof(hsa_amd_barrier_value_packet_t, mask) == 24);
+static_assert(offsetof(hsa_amd_barrier_value_packet_t, cond) == 32);
+static_assert(offsetof(hsa_amd_barrier_value_packet_t, completion_signal) == 56);
+static_assert(offsetof(hsa_amd_vendor_packet_header_t, AmdFormat) == 2);
+// Every packet type keeps its completion signal at byte 56.
+constexpr size_t kCompletionSignalOffset = 56;
+
+enum class Kind : uint8_t {
+  Kernel,
+  BarrierAnd,
+  BarrierOr,
+  BarrierValue,
+  Agent,
+  NoOp,           // mutant VendorTypeAcceptedAsValid: a type-0 slot taken as a packet
+  ConsumedInvalid,  // mutant InvalidHeaderConsumed: an INVALID slot taken as a packet
+};
+
+bool blocks_launches(Kind kind) {
+  // PRM 2.9.x: barrier packets hold back every later packet until they complete.
+  return kind == Kind::BarrierAnd || kind == Kind::BarrierOr || kind == Kind::BarrierValue;
+}
+
+std::string hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+uint64_t* translate_mailbox(uint64_t va, void* memory) {
+  return static_cast<MemoryAccess*>(memory)->as<uint64_t>(va, Access::Write);
+}
+
+template <typename T>
+T packet_as(const uint8_t* bytes) {
+  static_assert(sizeof(T) == aql::kPacketBytes);
+  T packet;
+  std::memcpy(&packet, bytes, sizeof packet);
+  return packet;
+}
+
+}  // namespace
+
+struct PacketProcessor::Impl {
+  struct InFlight {
+    uint64_t id = 0;
+    Kind kind = Kind::NoOp;
+    uint16_t header = 0;
+    uint8_t deps = 0;      // barrier-AND/OR: bit i set for each non-null dependency
+    uint8_t observed = 0;  // bit i set once dependency i was seen 0 after launch
+    alignas(64) uint8_t bytes[aql::kPacketBytes] = {};
+    hsa_kernel_dispatch_packet_t dispatch{};  // Kind::Kernel: the packet the work-items see
+    ResolvedKernel kernel;
+  };
+
+  QueueBinding binding;
+  ProcessorPhase phase = ProcessorPhase::Fetch;
+  uint64_t read = 0;       // next packet id to fetch
+  uint64_t launching = 0;  // packet between Launch and the end of its retirement
+  std::vector<InFlight> in_flight;  // launch order
+  KernelExecutor executor;
+
+  std::atomic<bool> error{false};
+  std::atomic<bool> inactive{false};
+  std::atomic<uint32_t> status{HSA_STATUS_SUCCESS};
+  QueueError detail;  // written once before `error` is released
+  std::atomic<uint64_t> launched{0}, completed{0}, interrupts{0};
+
+  explicit Impl(QueueBinding b) : binding(std::move(b)) {}
+
+  amd_queue_t* queue() const { return binding.queue; }
+  uint32_t size() const { return queue()->hsa_queue.size; }
+  uint64_t slot_va(uint64_t id) const {
+    return reinterpret_cast<uint64_t>(queue()->hsa_queue.base_address) + (id & (size() - 1)) * aql::kPacketBytes;
+  }
+
+  ProcessorStep fail(PacketFault fault, uint64_t id) {
+    if (!error.load(std::memory_order_relaxed)) {
+      detail = QueueError{fault.status, id, fault.address, std::move(fault.what)};
+      status.store(fault.status, std::memory_order_relaxed);
+      error.store(true, std::memory_order_release);
+      if (binding.on_error) binding.on_error(fault.status, id);
+    }
+    return ProcessorStep{ProcessorAction::Error, id};
+  }
+
+  amd_signal_t* signal_at(uint64_t handle, Access access) {
+    return binding.memory->as<amd_signal_t>(handle, access);
+  }
+
+  bool blocked_by_barrier_packet() const {
+    for (const InFlight& f : in_flight) {
+      if (blocks_launches(f.kind)) return true;
+    }
+    return false;
+  }
+
+  // AQL-ERR-1 and friends: classify the fetched packet; a fault means queue error.
+  std::optional<PacketFault> classify(InFlight& f) {
+    const uint8_t type = aql::header_type(f.header);
+    if (type == HSA_PACKET_TYPE_INVALID) {  // only reached under InvalidHeaderConsumed
+      f.kind = Kind::ConsumedInvalid;
+      return std::nullopt;
+    }
+    if (auto fault = check_fence_scopes(f.header)) return fault;
+    switch (type) {
+      case HSA_PACKET_TYPE_VENDOR_SPECIFIC: {
+        // AQL-INV-2: type 0 is what a zeroed or half-written header reads as
+        // (ROCm/librocdxg#68); only a format this processor knows launches.
+        if (mutant_active(Mutant::VendorTypeAcceptedAsValid)) {
+          f.kind = Kind::NoOp;
+          break;
+        }
+        const auto packet = packet_as<hsa_amd_barrier_value_packet_t>(f.bytes);
+        if (auto fault = check_vendor_packet(packet)) return fault;
+        if (packet.signal.handle != 0 && signal_at(packet.signal.handle, Access::Read) == nullptr) {
+          return PacketFault{kStatusApertureViolation,
+                             "AQL-BAR-4: BARRIER_VALUE signal " + hex(packet.signal.handle) + " is not mapped",
+                             packet.signal.handle};
+        }
+        f.kind = Kind::BarrierValue;
+        break;
+      }
+      case HSA_PACKET_TYPE_KERNEL_DISPATCH: {
+        f.dispatch = packet_as<hsa_kernel_dispatch_packet_t>(f.bytes);
+        if (auto fault = check_kernel_dispatch(f.dispatch)) return fault;
+        if (auto fault = resolve_kernel(f.dispatch, *binding.memory, &f.kernel)) return fault;
+        f.kind = Kind::Kernel;
+        break;
+      }
+      case HSA_PACKET_TYPE_BARRIER_AND:
+      case HSA_PACKET_TYPE_BARRIER_OR: {
+        const auto packet = packet_as<hsa_barrier_and_packet_t>(f.bytes);  // same layout as OR
+        for (uint8_t i = 0; i < aql::kBarrierDependencies; ++i) {
+          const uint64_t handle = packet.dep_signal[i].handle;
+          if (handle == 0) continue;  // AQL-BAR-2/3: null dependencies are ignored
+          if (signal_at(handle, Access::Read) == nullptr) {
+            return PacketFault{kStatusApertureViolation,
+                               "AQL-BAR-2: dependency signal " + hex(handle) + " is not mapped", handle};
+          }
+          f.deps |= static_cast<uint8_t>(1u << i);
+        }
+        f.kind = type == HSA_PACKET_TYPE_BARRIER_AND ? Kind::BarrierAnd : Kind::BarrierOr;
+        break;
+      }
+      case HSA_PACKET_TYPE_AGENT_DISPATCH:
+        f.kind = Kind::Agent;
+        break;
+      default:
+        return PacketFault{HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
+                           "AQL-ERR-1: reserved packet type " + std::to_string(type), 0};
+    }
+    const uint64_t completion = completion_handle(f);
+    if (completion != 0 && signal_at(completion, Access::ReadWrite) == nullptr) {
+      return PacketFault{kStatusApertureViolation,
+                         "AQL-SIG-2: completion signal " + hex(completion) + " is not mapped", completion};
+    }
+    return std::nullopt;
+  }
+
+  static uint64_t completion_handle(const InFlight& f) {
+    if (f.kind == Kind::ConsumedInvalid) return 0;  // nothing was published there
+    uint64_t handle;
+    std::memcpy(&handle, f.bytes + kCompletionSignalOffset, sizeof handle);
+    return handle;
+  }
+
+  ProcessorStep try_launch() {
+    if (error.load(std::memory_order_relaxed) || inactive.load(std::memory_order_relaxed)) return {};
+    if (blocked_by_barrier_packet()) return {};  // AQL-BAR-2..4
+    const uint64_t va = slot_va(read);
+    auto* slot = static_cast<uint8_t*>(binding.memory->translate(va, aql::kPacketBytes, Access::ReadWrite));
+    if (slot == nullptr) {
+      return fail(PacketFault{kStatusApertureViolation,
+                              "AQL-ERR-1: ring slot " + hex(va) + " is not mapped", va},
+                  read);
+    }
+    // AQL-PUB-3: the acquire pairs with the producer's release of header+setup.
+    const uint32_t word = std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(slot)).load(std::memory_order_acquire);
+    const auto header = static_cast<uint16_t>(word);
+    // AQL-INV-1: INVALID means the producer has not published yet: wait.
+    if (aql::header_type(header) == HSA_PACKET_TYPE_INVALID && !mutant_active(Mutant::InvalidHeaderConsumed)) {
+      return {};
+    }
+    // AQL-BAR-1: a barrier-bit packet waits for every earlier packet to complete.
+    if (aql::header_barrier(header) && !in_flight.empty() && !mutant_active(Mutant::IgnoreBarrierBit)) return {};
+    InFlight f;
+    f.id = read;
+    f.header = header;
+    std::memcpy(f.bytes, &word, sizeof word);
+    std::memcpy(f.bytes + sizeof word, slot + sizeof word, aql::kPacketBytes - sizeof word);
+    if (auto fault = classify(f)) return fail(std::move(*fault), read);
+    // AQL-FEN-1: launch ends with an acquire fence at the packet's acquire scope.
+    if (aql::header_acquire_scope(header) != HSA_FENCE_SCOPE_NONE) std::atomic_thread_fence(std::memory_order_acquire);
+    in_flight.push_back(std::move(f));
+    launching = read;
+    phase = ProcessorPhase::Launched;
+    launched.fetch_add(1, std::memory_order_relaxed);
+    return ProcessorStep{ProcessorAction::Launch, launching};
+  }
+
+  // AQL-RET-1: one 32-bit store puts the slot back to INVALID.
+  void reset_header() {
+    const uint64_t va = slot_va(launching);
+    auto* slot = static_cast<uint32_t*>(binding.memory->translate(va, sizeof(uint32_t), Access::Write));
+    if (slot == nullptr) {
+      fail(PacketFault{kStatusApertureViolation,
+                       "AQL-RET-1: ring slot " + hex(va) + " is not mapped", va},
+           launching);
+      return;
+    }
+    std::atomic_ref<uint32_t>(*slot).store(aql::make_header_setup(aql::kInvalidHeader, 0), std::memory_order_release);
+  }
+
+  // AQL-RET-2: read_index + 1 with a release store: the slot is the producers' again.
+  void advance_read() {
+    read = launching + 1;
+    atomic_field(queue()->read_dispatch_id).store(read, std::memory_order_release);
+  }
+
+  ProcessorStep step_fetch() {
+    switch (phase) {
+      case ProcessorPhase::Fetch:
+        return try_launch();
+      case ProcessorPhase::Launched:
+        if (mutant_active(Mutant::HeaderResetAfterReadIndex)) {
+          advance_read();
+          phase = ProcessorPhase::ReadAdvanced;
+          return ProcessorStep{ProcessorAction::AdvanceRead, launching};
+        }
+        reset_header();
+        phase = ProcessorPhase::HeaderReset;
+        return ProcessorStep{ProcessorAction::ResetHeader, launching};
+      case ProcessorPhase::HeaderReset:
+        advance_read();
+        phase = ProcessorPhase::Fetch;
+        return ProcessorStep{ProcessorAction::AdvanceRead, launching};
+      case ProcessorPhase::ReadAdvanced:
+        reset_header();
+        phase = ProcessorPhase::Fetch;
+        return ProcessorStep{ProcessorAction::ResetHeader, launching};
+    }
+    return {};
+  }
+
+  // Whether in_flight[index]'s completion rule holds; a fault ends in queue error.
+  std::optional<bool> ready(InFlight& f, std::optional<PacketFault>* fault) {
+    switch (f.kind) {
+      case Kind::BarrierAnd:
+      case Kind::BarrierOr: {
+        const auto packet = packet_as<hsa_barrier_and_packet_t>(f.bytes);
+        for (uint8_t i = 0; i < aql::kBarrierDependencies; ++i) {
+          const uint8_t bit = static_cast<uint8_t>(1u << i);
+          if ((f.deps & bit) == 0 || (f.observed & bit) != 0) continue;
+          amd_signal_t* dep = signal_at(packet.dep_signal[i].handle, Access::Read);
+          if (dep == nullptr) {
+            *fault = PacketFault{kStatusApertureViolation,
+                                 "AQL-BAR-2: dependency signal " + hex(packet.dep_signal[i].handle) + " is not mapped",
+                                 packet.dep_signal[i].handle};
+            return std::nullopt;
+          }
+          if (sig::Signal(dep).load(MemoryOrder::Acquire) == 0) f.observed |= bit;
+        }
+        // AQL-BAR-2: every dependency seen 0 (not necessarily at once). AQL-BAR-3:
+        // any one; with no non-null dependency there is nothing to wait for.
+        if (f.kind == Kind::BarrierAnd || mutant_active(Mutant::BarrierOrNeedsAll)) return f.observed == f.deps;
+        return f.deps == 0 || f.observed != 0;
+      }
+      case Kind::BarrierValue: {
+        const auto packet = packet_as<hsa_amd_barrier_value_packet_t>(f.bytes);
+        if (packet.signal.handle == 0) return true;  // AQL-BAR-4: null is satisfied
+        amd_signal_t* s = signal_at(packet.signal.handle, Access::Read);
+        if (s == nullptr) {
+          *fault = PacketFault{kStatusApertureViolation,
+                               "AQL-BAR-4: BARRIER_VALUE signal " + hex(packet.signal.handle) + " is not mapped",
+                               packet.signal.handle};
+          return std::nullopt;
+        }
+        const int64_t value = sig::Signal(s).load(MemoryOrder::Acquire);
+        return sig::condition_holds(static_cast<hsa_signal_condition_t>(packet.cond), value & packet.mask,
+                                    packet.value);
+      }
+      case Kind::Kernel:
+        *fault = executor.run(f.dispatch, f.kernel);
+        if (*fault) return std::nullopt;
+        return true;
+      case Kind::Agent:
+        if (binding.on_agent_dispatch && !binding.on_agent_dispatch(packet_as<hsa_agent_dispatch_packet_t>(f.bytes))) {
+          *fault = PacketFault{HSA_STATUS_ERROR_EXCEPTION, "agent dispatch failed", 0};
+          return std::nullopt;
+        }
+        return true;
+      case Kind::NoOp:
+      case Kind::ConsumedInvalid:
+        return true;
+    }
+    return false;
+  }
+
+  ProcessorStep step_complete(size_t index) {
+    if (index >= in_flight.size()) return {};
+    InFlight& f = in_flight[index];
+    const uint64_t id = f.id;
+    std::optional<PacketFault> fault;
+    const std::optional<bool> done = ready(f, &fault);
+    if (fault) {
+      in_flight.erase(in_flight.begin() + static_cast<ptrdiff_t>(index));
+      return fail(std::move(*fault), id);
+    }
+    if (!done.value_or(false)) return {};
+    // AQL-FEN-1: the release fence at the packet's release scope, before the decrement.
+    if (aql::header_release_scope(f.header) != HSA_FENCE_SCOPE_NONE) {
+      std::atomic_thread_fence(std::memory_order_release);
+    }
+    const uint64_t completion = completion_handle(f);
+    in_flight.erase(in_flight.begin() + static_cast<ptrdiff_t>(index));
+    completed.fetch_add(1, std::memory_order_relaxed);
+    if (completion == 0) return ProcessorStep{ProcessorAction::Complete, id};
+    amd_signal_t* signal = signal_at(completion, Access::ReadWrite);
+    if (signal == nullptr) {
+      fail(PacketFault{kStatusApertureViolation,
+                       "AQL-SIG-2: completion signal " + hex(completion) + " is not mapped", completion},
+           id);
+      return ProcessorStep{ProcessorAction::Complete, id};
+    }
+    // AQL-SIG-2, AQL-SIG-3: atomic decrement, then mailbox and interrupt.
+    const sig::CompletionOutcome outcome = sig::complete_signal(signal, &translate_mailbox, binding.memory);
+    if (outcome.interrupt) {
+      interrupts.fetch_add(1, std::memory_order_relaxed);
+      if (binding.on_interrupt) binding.on_interrupt(outcome.event_id);
+    } else if (outcome.mailbox_fault) {
+      fail(PacketFault{kStatusApertureViolation,
+                       "AQL-SIG-3: event mailbox of signal " + hex(completion) + " is not mapped", completion},
+           id);
+    }
+    return ProcessorStep{ProcessorAction::Complete, id};
+  }
+};
+
+PacketProcessor::PacketProcessor(QueueBinding binding) : impl_(new Impl(std::move(binding))) {
+  Impl& s = *impl_;
+  if (s.binding.memory == nullptr) {
+    s.fail(PacketFault{HSA_STATUS_ERROR_INVALID_ARGUMENT, "queue binding without memory access", 0}, 0);
+    return;
+  }
+  const uint32_t size = s.binding.queue != nullptr ? s.binding.queue->hsa_queue.size : 0;
+  if (s.binding.queue == nullptr || size == 0 || (size & (size - 1)) != 0 ||
+      s.binding.queue->hsa_queue.base_address == nullptr) {
+    s.fail(PacketFault{HSA_STATUS_ERROR_INVALID_QUEUE, "queue binding without a power-of-two ring", 0}, 0);
+    return;
+  }
+  s.read = atomic_field(s.binding.queue->read_dispatch_id).load(std::memory_order_acquire);
+  s.launching = s.read;
+}
+
+PacketProcessor::~PacketProcessor() { delete impl_; }
+
+ProcessorStep PacketProcessor::step_fetch() {
+  if (impl_->binding.queue == nullptr || impl_->binding.memory == nullptr) return {};
+  return impl_->step_fetch();
+}
+
+ProcessorStep PacketProcessor::step_complete(size_t index) { return impl_->step_complete(index); }
+
+ProcessorStep PacketProcessor::step() {
+  for (size_t i = 0; i < impl_->in_flight.size(); ++i) {
+    const ProcessorStep s = impl_->step_complete(i);
+    if (s.action != ProcessorAction::None) return s;
+  }
+  return step_fetch();
+}
+
+uint64_t PacketProcessor::drain(uint64_t max_steps) {
+  uint64_t actions = 0;
+  while (actions < max_steps && step().action != ProcessorAction::None) ++actions;
+  return actions;
+}
+
+bool PacketProcessor::has_work() const {
+  const Impl& s = *impl_;
+  if (s.binding.queue == nullptr || s.binding.memory == nullptr) return false;
+  if (s.phase != ProcessorPhase::Fetch || !s.in_flight.empty()) return true;
+  if (s.error.load(std::memory_order_relaxed) || s.inactive.load(std::memory_order_relaxed)) return false;
+  const auto* slot = static_cast<uint32_t*>(s.binding.memory->translate(s.slot_va(s.read), sizeof(uint32_t), Access::Read));
+  if (slot == nullptr) return true;  // stepping reports the fault
+  const uint32_t word = std::atomic_ref<uint32_t>(*const_cast<uint32_t*>(slot)).load(std::memory_order_acquire);
+  return aql::header_type(static_cast<uint16_t>(word)) != HSA_PACKET_TYPE_INVALID;
+}
+
+size_t PacketProcessor::in_flight() const { return impl_->in_flight.size(); }
+
+std::vector<uint64_t> PacketProcessor::in_flight_ids() const {
+  std::vector<uint64_t> ids;
+  ids.reserve(impl_->in_flight.size());
+  for (const auto& f : impl_->in_flight) ids.push_back(f.id);
+  return ids;
+}
+
+bool PacketProcessor::in_error() const { return impl_->error.load(std::memory_order_acquire); }
+
+hsa_status_t PacketProcessor::error_status() const {
+  return static_cast<hsa_status_t>(impl_->status.load(std::memory_order_relaxed));
+}
+
+void PacketProcessor::inactivate() { impl_->inactive.store(true, std::memory_order_relaxed); }
+
+ProcessorStats PacketProcessor::stats() const {
+  return ProcessorStats{impl_->launched.load(std::memory_order_relaxed),
+                        impl_->completed.load(std::memory_order_relaxed),
+                        impl_->interrupts.load(std::memory_order_relaxed)};
+}
+
+ProcessorPhase PacketProcessor::phase() const { return impl_->phase; }
+uint64_t PacketProcessor::fetch_index() const { return impl_->read; }
+
+std::optional<QueueError> PacketProcessor::last_error() const {
+  if (!impl_->error.load(std::memory_order_acquire)) return std::nullopt;
+  return impl_->detail;
+}
+
+}  // namespace rocref::gpu

@@ -1,0 +1,239 @@
+// gpu/work_group_fibers.cpp - ucontext fibers for the work-items of a work-group.
+#include "gpu/work_group_fibers.h"
+
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <exception>
+#include <new>
+#include <stdexcept>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ROCREF_ASAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ROCREF_ASAN_FIBERS 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define ROCREF_TSAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define ROCREF_TSAN_FIBERS 1
+#endif
+#endif
+
+#ifdef ROCREF_ASAN_FIBERS
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+#ifdef ROCREF_TSAN_FIBERS
+#include <sanitizer/tsan_interface.h>
+#endif
+
+namespace rocref::gpu {
+
+struct WorkGroupFibers::Fiber {
+  ucontext_t context{};
+  void* mapping = nullptr;  // guard page + stack
+  size_t mapping_bytes = 0;
+  void* stack = nullptr;
+  size_t stack_bytes = 0;
+  bool done = false;
+  bool waiting = false;       // suspended in work_group_barrier()
+  void* fake_stack = nullptr;  // ASan's fake stack while suspended
+  void* tsan_fiber = nullptr;
+};
+
+namespace {
+
+// The runner whose fibers execute on this thread; the trampoline and the
+// barrier hook are plain functions (makecontext and kernel_abi take no closure).
+thread_local WorkGroupFibers* t_active = nullptr;
+
+void no_barrier() {}
+
+}  // namespace
+
+size_t WorkGroupFibers::default_stack_bytes() noexcept {
+#if defined(ROCREF_ASAN_FIBERS) || defined(ROCREF_TSAN_FIBERS)
+  return size_t{1} << 20;  // sanitizer frames are several times larger
+#else
+  return size_t{256} << 10;
+#endif
+}
+
+WorkGroupFibers::WorkGroupFibers(size_t stack_bytes) : stack_bytes_(stack_bytes) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  stack_bytes_ = (stack_bytes_ + page - 1) / page * page;
+  if (stack_bytes_ < 4 * page) stack_bytes_ = 4 * page;
+  scheduler_context_ = new ucontext_t{};
+}
+
+WorkGroupFibers::~WorkGroupFibers() {
+  for (Fiber* f : fibers_) {
+    munmap(f->mapping, f->mapping_bytes);
+    delete f;
+  }
+  delete static_cast<ucontext_t*>(scheduler_context_);
+}
+
+void WorkGroupFibers::prepare(uint32_t count) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  while (fibers_.size() < count) {
+    auto* f = new Fiber;
+    f->mapping_bytes = stack_bytes_ + page;
+    // NORESERVE: a thousand mostly untouched stacks cost address space, not memory.
+    f->mapping = mmap(nullptr, f->mapping_bytes, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (f->mapping == MAP_FAILED) {
+      delete f;
+      throw std::bad_alloc();
+    }
+    mprotect(f->mapping, page, PROT_NONE);  // overflow faults instead of corrupting a neighbour
+    f->stack = static_cast<char*>(f->mapping) + page;
+    f->stack_bytes = stack_bytes_;
+    getcontext(&f->context);
+    fibers_.push_back(f);
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    Fiber& f = *fibers_[i];
+    f.done = false;
+    f.waiting = false;
+    f.fake_stack = nullptr;
+#ifdef ROCREF_ASAN_FIBERS
+    // A previous work-item may have left poisoned redzones on this stack.
+    __asan_unpoison_memory_region(f.stack, f.stack_bytes);
+#endif
+    f.context.uc_stack.ss_sp = f.stack;
+    f.context.uc_stack.ss_size = f.stack_bytes;
+    f.context.uc_link = nullptr;
+    makecontext(&f.context, &WorkGroupFibers::trampoline, 0);
+#ifdef ROCREF_TSAN_FIBERS
+    f.tsan_fiber = __tsan_create_fiber(0);
+#endif
+  }
+}
+
+void WorkGroupFibers::resume(uint32_t index) {
+  Fiber& f = *fibers_[index];
+  running_ = index;
+  ++switches_;
+  auto* scheduler = static_cast<ucontext_t*>(scheduler_context_);
+#ifdef ROCREF_ASAN_FIBERS
+  __sanitizer_start_switch_fiber(&scheduler_fake_stack_, f.stack, f.stack_bytes);
+#endif
+#ifdef ROCREF_TSAN_FIBERS
+  __tsan_switch_to_fiber(f.tsan_fiber, 0);
+#endif
+  swapcontext(scheduler, &f.context);
+#ifdef ROCREF_ASAN_FIBERS
+  __sanitizer_finish_switch_fiber(scheduler_fake_stack_, nullptr, nullptr);
+#endif
+}
+
+void WorkGroupFibers::yield_to_scheduler(bool finished) {
+  Fiber& f = *fibers_[running_];
+  auto* scheduler = static_cast<ucontext_t*>(scheduler_context_);
+#ifdef ROCREF_ASAN_FIBERS
+  // A finished fiber never comes back: ASan may drop its fake stack.
+  __sanitizer_start_switch_fiber(finished ? nullptr : &f.fake_stack, scheduler_stack_bottom_,
+                                 scheduler_stack_size_);
+#endif
+#ifdef ROCREF_TSAN_FIBERS
+  __tsan_switch_to_fiber(scheduler_tsan_fiber_, 0);
+#endif
+  swapcontext(&f.context, scheduler);
+  (void)finished;
+#ifdef ROCREF_ASAN_FIBERS
+  __sanitizer_finish_switch_fiber(f.fake_stack, &scheduler_stack_bottom_, &scheduler_stack_size_);
+#endif
+}
+
+void WorkGroupFibers::trampoline() {
+  WorkGroupFibers* self = t_active;
+#ifdef ROCREF_ASAN_FIBERS
+  __sanitizer_finish_switch_fiber(nullptr, &self->scheduler_stack_bottom_, &self->scheduler_stack_size_);
+#endif
+  // Nothing may unwind past this frame: it has no caller.
+  try {
+    self->entry_(self->kernarg_);
+  } catch (const std::exception& e) {
+    if (!self->failure_) self->failure_ = std::string("work-item threw: ") + e.what();
+  } catch (...) {
+    if (!self->failure_) self->failure_ = "work-item threw a non-standard exception";
+  }
+  self->fibers_[self->running_]->done = true;
+  --self->live_;
+  self->yield_to_scheduler(true);
+  std::abort();  // a finished fiber is never resumed
+}
+
+void WorkGroupFibers::barrier_hook() {
+  WorkGroupFibers* self = t_active;
+  if (self == nullptr) throw std::logic_error("work-group barrier outside a work-group");
+  Fiber& f = *self->fibers_[self->running_];
+  f.waiting = true;
+  ++self->arrived_;
+  self->yield_to_scheduler(false);
+}
+
+std::optional<std::string> WorkGroupFibers::run(kernel_abi::KernelEntry entry, const void* kernarg,
+                                                std::span<const kernel_abi::WorkItemContext> items) {
+  if (items.empty()) return std::nullopt;
+  if (items.size() == 1) {
+    // One work-item: every barrier is already reached by all; no fiber needed.
+    kernel_abi::set_barrier_hook(&no_barrier);
+    kernel_abi::set_current(&items[0]);
+    std::optional<std::string> failure;
+    try {
+      entry(kernarg);
+    } catch (const std::exception& e) {
+      failure = std::string("work-item threw: ") + e.what();
+    } catch (...) {
+      failure = "work-item threw a non-standard exception";
+    }
+    kernel_abi::set_current(nullptr);
+    kernel_abi::set_barrier_hook(nullptr);
+    return failure;
+  }
+  const auto count = static_cast<uint32_t>(items.size());
+  prepare(count);
+  WorkGroupFibers* previous = t_active;
+  t_active = this;
+  entry_ = entry;
+  kernarg_ = kernarg;
+  live_ = count;
+  arrived_ = 0;
+  failure_.reset();
+#ifdef ROCREF_TSAN_FIBERS
+  scheduler_tsan_fiber_ = __tsan_get_current_fiber();
+#endif
+  kernel_abi::set_barrier_hook(&WorkGroupFibers::barrier_hook);
+  while (live_ > 0) {
+    // Every runnable fiber runs until it finishes or reaches the barrier...
+    for (uint32_t i = 0; i < count; ++i) {
+      Fiber& f = *fibers_[i];
+      if (f.done || f.waiting) continue;
+      kernel_abi::set_current(&items[i]);
+      resume(i);
+    }
+    // ...so after a pass every live fiber waits at it: release them all.
+    for (uint32_t i = 0; i < count; ++i) fibers_[i]->waiting = false;
+    arrived_ = 0;
+  }
+  kernel_abi::set_current(nullptr);
+  kernel_abi::set_barrier_hook(nullptr);
+#ifdef ROCREF_TSAN_FIBERS
+  for (uint32_t i = 0; i < count; ++i) {
+    __tsan_destroy_fiber(fibers_[i]->tsan_fiber);
+    fibers_[i]->tsan_fiber = nullptr;
+  }
+#endif
+  t_active = previous;
+  return failure_;
+}
+
+}  // namespace rocref::gpu
