@@ -35,4 +35,8 @@ std::unique_ptr<Transport> make_syscall_transport();
 // The transport hsaKmtOpenKFD uses: ROCREF_KFD=real selects syscalls, anything else the model.
 Transport& active_transport();
 
+// Replaces the transport hsaKmtOpenKFD uses (a fake in unit tests); nullptr restores the
+// default. Takes effect at the next open of a closed thunk.
+void set_active_transport(Transport* transport);
+
 }  // namespace rocref::thunk
