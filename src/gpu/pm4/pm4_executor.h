@@ -1,0 +1,33 @@
+// gpu/pm4/pm4_executor.h - runs a PM4 indirect buffer: the commands ROCR sends through AQL.
+//
+// Follows spec/pm4.md clauses PM4-*: every packet's length comes from its
+// header before it is executed; an unknown opcode, a packet running past the
+// IB, an invalid or too deeply nested IB, or an unmapped address stops the IB
+// with an error (the caller puts the queue in error); nothing is skipped.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "gpu/memory_access.h"
+
+namespace rocref::gpu::pm4 {
+
+struct Pm4Context {
+  MemoryAccess* memory = nullptr;
+  std::function<void(uint32_t int_ctx)> on_interrupt;  // RELEASE_MEM with int_sel != 0
+  std::function<uint64_t()> clock;                     // data_sel 3 (GPU clock); null: steady clock
+};
+
+struct Pm4Result {
+  bool ok = true;
+  uint32_t packets = 0;   // packets executed, nested IBs included
+  std::string what;       // on error: starts with the clause
+};
+
+inline constexpr int kMaxIbDepth = 2;  // the AQL jump IB plus one chained level
+
+Pm4Result execute_ib(uint64_t va, uint32_t size_dw, const Pm4Context& ctx, int depth = 0);
+
+}  // namespace rocref::gpu::pm4

@@ -1,0 +1,55 @@
+// gpu/pm4/pm4_packets.h - PM4 type-3 header fields and the opcodes ROCR 5.2.3 puts in its IBs.
+//
+// Facts from ROCR's core/inc/amd_gpu_pm4.h and amdgpu's soc15d.h: header =
+// type (bits 30-31) | count = dwords - 2 (bits 16-29) | opcode (bits 8-15) |
+// shader type (bit 1). A type-2 packet (0x80000000) is a one-dword filler.
+#pragma once
+
+#include <cstdint>
+
+namespace rocref::gpu::pm4 {
+
+inline constexpr uint32_t kItNop = 0x10;
+inline constexpr uint32_t kItWriteData = 0x37;
+inline constexpr uint32_t kItIndirectBuffer = 0x3F;
+inline constexpr uint32_t kItReleaseMem = 0x49;
+inline constexpr uint32_t kItAcquireMem = 0x58;
+
+constexpr uint32_t type_of(uint32_t header) { return header >> 30; }
+constexpr uint32_t opcode_of(uint32_t header) { return (header >> 8) & 0xffu; }
+constexpr uint32_t dwords_of(uint32_t header) { return ((header >> 16) & 0x3fffu) + 2; }
+constexpr uint32_t make_header(uint32_t opcode, uint32_t dwords) {
+  return (3u << 30) | (((dwords - 2) & 0x3fffu) << 16) | ((opcode & 0xffu) << 8);
+}
+
+// INDIRECT_BUFFER: dw1 base lo (bits 2-31), dw2 base hi (bits 0-15), dw3 size in dwords (bits 0-19), valid bit 23.
+constexpr uint64_t ib_base(uint32_t dw1, uint32_t dw2) { return (uint64_t(dw2 & 0xffffu) << 32) | (dw1 & ~3u); }
+constexpr uint32_t ib_size_dw(uint32_t dw3) { return dw3 & 0xfffffu; }
+constexpr bool ib_valid(uint32_t dw3) { return (dw3 >> 23) & 1u; }
+
+// RELEASE_MEM (gfx9, 8 dwords): dw2 int_sel bits 24-26, data_sel bits 29-31; dw3/4 address;
+// dw5/6 data; dw7 interrupt context id.
+constexpr uint32_t release_int_sel(uint32_t dw2) { return (dw2 >> 24) & 7u; }
+constexpr uint32_t release_data_sel(uint32_t dw2) { return (dw2 >> 29) & 7u; }
+
+// WRITE_DATA: dw1 dst_sel bits 8-11 (5 = memory); dw2/3 address; data follows.
+constexpr uint32_t write_dst_sel(uint32_t dw1) { return (dw1 >> 8) & 0xfu; }
+inline constexpr uint32_t kDstSelMemory = 5;
+
+// The AQL vendor-specific packet ROCR's AqlQueue::ExecutePM4 writes on gfx9+:
+// u16 header (type 0), u16 ven_hdr = AMD_AQL_FORMAT_PM4_IB, u32 ib_jump_cmd[4],
+// u32 dw_cnt_remain = 0xA, u32 reserved[8], completion signal at byte 56.
+inline constexpr uint16_t kAmdAqlFormatPm4Ib = 0x1;
+struct AqlPm4IbPacket {
+  uint16_t header;
+  uint16_t ven_hdr;
+  uint32_t ib_jump_cmd[4];
+  uint32_t dw_cnt_remain;
+  uint32_t reserved[8];
+  uint64_t completion_signal;
+};
+static_assert(sizeof(AqlPm4IbPacket) == 64);
+static_assert(__builtin_offsetof(AqlPm4IbPacket, ib_jump_cmd) == 4);
+static_assert(__builtin_offsetof(AqlPm4IbPacket, completion_signal) == 56);
+
+}  // namespace rocref::gpu::pm4
