@@ -137,9 +137,10 @@ class QueueRing {
     if (mutant_active(Mutant::DoorbellOverAdvance)) id += size();
     std::atomic_ref<uint64_t> bell(doorbell_word());
     if (how == DoorbellStore::Max) {
+      // AQL-IDX-5: "newer" by modular distance, so the maximum survives 2^64 wrap-around.
       uint64_t current = bell.load(std::memory_order_relaxed);
-      while (current < id && !bell.compare_exchange_weak(current, id, std::memory_order_release,
-                                                         std::memory_order_relaxed)) {
+      while (static_cast<int64_t>(index_distance(current, id)) > 0 &&
+             !bell.compare_exchange_weak(current, id, std::memory_order_release, std::memory_order_relaxed)) {
       }
     } else {
       bell.store(id, std::memory_order_release);
