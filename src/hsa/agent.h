@@ -1,0 +1,59 @@
+// hsa/agent.h - one HSA agent: a CPU or GPU node of the KFD topology.
+//
+// Built from hsaKmtGetNodeProperties / hsaKmtGetNodeMemoryProperties at
+// hsa_init (HSA-AGENT-1). The handle is the object's address; the runtime
+// validates it against its agent list before any use (HSA-AGENT-2).
+#pragma once
+
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+#include <hsakmt.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rocref::hsa {
+
+class MemoryRegion;
+
+class Agent {
+ public:
+  static constexpr uint32_t kQueueMinSize = 64;        // packets; ROCR's minimum
+  static constexpr uint32_t kQueueMaxSize = 131072;    // packets; ROCR's maximum (0x20000)
+  static constexpr uint32_t kQueuesMax = 128;
+
+  Agent(uint32_t node_id, const HsaNodeProperties& properties, hsa_device_type_t type);
+  ~Agent();
+
+  hsa_agent_t handle() const noexcept { return {reinterpret_cast<uint64_t>(this)}; }
+  hsa_device_type_t type() const noexcept { return type_; }
+  bool is_gpu() const noexcept { return type_ == HSA_DEVICE_TYPE_GPU; }
+  uint32_t node_id() const noexcept { return node_id_; }
+  const HsaNodeProperties& properties() const noexcept { return properties_; }
+  const std::string& name() const noexcept { return name_; }
+  uint32_t compute_unit_count() const noexcept;
+
+  // Regions this agent owns (its memory banks; for the CPU: system and kernarg).
+  void add_region(std::unique_ptr<MemoryRegion> region);
+  const std::vector<std::unique_ptr<MemoryRegion>>& owned_regions() const noexcept { return owned_; }
+  // hsa_agent_iterate_regions: own regions plus, for a GPU, the host regions it can
+  // use (ROCR lists the system and kernarg regions there, where samples look for them).
+  void add_visible_region(MemoryRegion* region) { visible_.push_back(region); }
+  const std::vector<MemoryRegion*>& visible_regions() const noexcept { return visible_; }
+
+  // hsa_agent_get_info; HSA_STATUS_ERROR_INVALID_ARGUMENT for an unknown attribute.
+  hsa_status_t get_info(uint32_t attribute, void* value) const;
+
+ private:
+  uint32_t node_id_;
+  HsaNodeProperties properties_;
+  hsa_device_type_t type_;
+  std::string name_;
+  uint32_t cache_bytes_[4] = {};  // L1..L4, bytes
+  std::vector<std::unique_ptr<MemoryRegion>> owned_;
+  std::vector<MemoryRegion*> visible_;
+};
+
+}  // namespace rocref::hsa

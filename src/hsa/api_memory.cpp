@@ -1,0 +1,108 @@
+// hsa/api_memory.cpp - C entry points: allocation, free, copy, fill and access.
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+#include <hsakmt.h>
+
+#include <cstring>
+#include <vector>
+
+#include "hsa/agent.h"
+#include "hsa/memory_region.h"
+#include "hsa/runtime.h"
+
+using rocref::hsa::Agent;
+using rocref::hsa::Allocation;
+using rocref::hsa::MemoryRegion;
+using rocref::hsa::Runtime;
+using rocref::hsa::runtime;
+
+namespace {
+
+// HSA-MEM-3: checks shared by hsa_memory_allocate and hsa_amd_memory_pool_allocate.
+hsa_status_t allocate(Runtime* rt, MemoryRegion* region, size_t size, void** ptr) {
+  if (ptr == nullptr || size == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (size > region->alloc_max_size()) return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+  return rt->allocate(*region, size, ptr);
+}
+
+}  // namespace
+
+extern "C" {
+
+hsa_status_t HSA_API hsa_memory_allocate(hsa_region_t region, size_t size, void** ptr) {
+  Runtime* rt = runtime();
+  if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  MemoryRegion* object = rt->find_region(region.handle);
+  if (object == nullptr) return HSA_STATUS_ERROR_INVALID_REGION;
+  return allocate(rt, object, size, ptr);
+}
+
+hsa_status_t HSA_API hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t memory_pool, size_t size, uint32_t flags,
+                                                  void** ptr) {
+  Runtime* rt = runtime();
+  if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  MemoryRegion* object = rt->find_region(memory_pool.handle);
+  if (object == nullptr) return static_cast<hsa_status_t>(HSA_STATUS_ERROR_INVALID_MEMORY_POOL);
+  if (flags != 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return allocate(rt, object, size, ptr);
+}
+
+// hsa.h: a null pointer is no action; an unknown one is INVALID_ARGUMENT here
+// (the header leaves it undefined; rejecting it keeps the state intact).
+hsa_status_t HSA_API hsa_memory_free(void* ptr) {
+  Runtime* rt = runtime();
+  if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (ptr == nullptr) return HSA_STATUS_SUCCESS;
+  return rt->free(ptr);
+}
+
+hsa_status_t HSA_API hsa_amd_memory_pool_free(void* ptr) { return hsa_memory_free(ptr); }
+
+// HSA-MEM-4 (deviation, see spec/hsa.md): the copy is made by the host through
+// the mapped pages; ROCR submits a blit kernel to the GPU instead.
+hsa_status_t HSA_API hsa_memory_copy(void* dst, const void* src, size_t size) {
+  if (runtime() == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (dst == nullptr || src == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (size != 0) std::memmove(dst, src, size);
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t HSA_API hsa_amd_memory_fill(void* ptr, uint32_t value, size_t count) {
+  Runtime* rt = runtime();
+  if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (ptr == nullptr || reinterpret_cast<uintptr_t>(ptr) % sizeof(uint32_t) != 0)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (count > SIZE_MAX / sizeof(uint32_t)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (count == 0) return HSA_STATUS_SUCCESS;
+  // HSA-MEM-5: only memory the runtime allocated, and only inside one allocation.
+  if (!rt->find_allocation(ptr, count * sizeof(uint32_t), nullptr, nullptr)) return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+  auto* words = static_cast<uint32_t*>(ptr);
+  for (size_t i = 0; i < count; ++i) words[i] = value;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t HSA_API hsa_amd_agents_allow_access(uint32_t num_agents, const hsa_agent_t* agents,
+                                                 const uint32_t* flags, const void* ptr) {
+  Runtime* rt = runtime();
+  if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (num_agents == 0 || agents == nullptr || flags != nullptr || ptr == nullptr)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  std::vector<HSAuint32> gpu_nodes;
+  for (uint32_t i = 0; i < num_agents; ++i) {
+    Agent* agent = rt->find_agent(agents[i]);
+    if (agent == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
+    if (agent->is_gpu()) gpu_nodes.push_back(agent->node_id());
+  }
+  void* base = nullptr;
+  Allocation allocation;
+  if (!rt->find_allocation(ptr, 1, &base, &allocation) || base != ptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (gpu_nodes.empty()) return HSA_STATUS_SUCCESS;  // the host reaches every pool already
+  HsaMemMapFlags map_flags{};
+  HSAuint64 gpu_va = 0;
+  if (hsaKmtMapMemoryToGPUNodes(base, allocation.size, &gpu_va, map_flags, gpu_nodes.size(), gpu_nodes.data()) !=
+      HSAKMT_STATUS_SUCCESS)
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  return HSA_STATUS_SUCCESS;
+}
+
+}  // extern "C"

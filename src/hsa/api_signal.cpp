@@ -1,0 +1,191 @@
+// hsa/api_signal.cpp - C entry points: signal creation, value operations in every order, waits.
+//
+// Each operation is ROCR's shape: handle -> object -> one atomic (HSA-SIG-1).
+// The value functions return no status, so a null handle is ignored (loads
+// return 0); doorbell signals accept stores only (HSA-SIG-2).
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <unordered_set>
+
+#include "hsa/agent.h"
+#include "hsa/api_rules.h"
+#include "hsa/async_handler.h"
+#include "hsa/runtime.h"
+#include "hsa/signal_object.h"
+
+using rocref::MemoryOrder;
+using rocref::hsa::Agent;
+using rocref::hsa::Runtime;
+using rocref::hsa::SignalObject;
+using rocref::hsa::runtime;
+
+namespace {
+
+inline SignalObject* value_signal(hsa_signal_t signal) noexcept {
+  if (signal.handle == 0) return nullptr;
+  SignalObject* object = SignalObject::from_handle(signal);
+  return object->is_doorbell() ? nullptr : object;
+}
+
+hsa_status_t create_signal(hsa_signal_value_t initial_value, uint32_t num_consumers, const hsa_agent_t* consumers,
+                           bool gpu_only, hsa_signal_t* signal) {
+  Runtime* rt = runtime();
+  if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (signal == nullptr || (num_consumers > 0 && consumers == nullptr)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  // HSA-SIG-6: consumers must be distinct agents; a CPU consumer (or none named) needs an interrupt signal.
+  bool host_waits = num_consumers == 0;
+  std::unordered_set<uint64_t> seen;
+  for (uint32_t i = 0; i < num_consumers; ++i) {
+    Agent* agent = rt->find_agent(consumers[i]);
+    if (agent == nullptr || !seen.insert(consumers[i].handle).second) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    host_waits = host_waits || !agent->is_gpu();
+  }
+  SignalObject* object = rt->signal_pool().create(initial_value, AMD_SIGNAL_KIND_USER, host_waits && !gpu_only);
+  if (object == nullptr) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  rt->register_signal(object);
+  *signal = object->handle();
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_signal_value_t wait(hsa_signal_t signal, hsa_signal_condition_t condition, hsa_signal_value_t compare,
+                        uint64_t timeout_hint, hsa_wait_state_t wait_state_hint, MemoryOrder order) {
+  SignalObject* object = value_signal(signal);
+  if (object == nullptr) return 0;
+  Runtime* rt = runtime();
+  const uint64_t ns = rocref::hsa::timeout_hint_to_ns(timeout_hint, rt != nullptr ? rt->timestamp_frequency() : 0);
+  const auto timeout = std::chrono::nanoseconds(static_cast<int64_t>(std::min<uint64_t>(ns, INT64_MAX)));
+  return object->view(wait_state_hint == HSA_WAIT_STATE_BLOCKED).wait(condition, compare, timeout, order).value;
+}
+
+}  // namespace
+
+extern "C" {
+
+hsa_status_t HSA_API hsa_signal_create(hsa_signal_value_t initial_value, uint32_t num_consumers,
+                                       const hsa_agent_t* consumers, hsa_signal_t* signal) {
+  return create_signal(initial_value, num_consumers, consumers, false, signal);
+}
+
+hsa_status_t HSA_API hsa_amd_signal_create(hsa_signal_value_t initial_value, uint32_t num_consumers,
+                                           const hsa_agent_t* consumers, uint64_t attributes, hsa_signal_t* signal) {
+  if (runtime() == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  // HSA-SIG-6: IPC signals are not modelled; unknown attribute bits are rejected.
+  if ((attributes & ~uint64_t{HSA_AMD_SIGNAL_AMD_GPU_ONLY}) != 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return create_signal(initial_value, num_consumers, consumers, (attributes & HSA_AMD_SIGNAL_AMD_GPU_ONLY) != 0,
+                       signal);
+}
+
+hsa_status_t HSA_API hsa_signal_destroy(hsa_signal_t signal) {
+  Runtime* rt = runtime();
+  if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  SignalObject* object = rt->find_signal(signal);
+  if (object == nullptr) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  if (auto* handler = rt->started_async_handler()) handler->remove_signal(object);
+  rt->unregister_signal(object);
+  rt->signal_pool().destroy(object);
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t HSA_API hsa_amd_signal_async_handler(hsa_signal_t signal, hsa_signal_condition_t cond,
+                                                  hsa_signal_value_t value, hsa_amd_signal_handler handler,
+                                                  void* arg) {
+  Runtime* rt = runtime();
+  if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  SignalObject* object = rt->find_signal(signal);
+  if (object == nullptr) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  if (handler == nullptr || !rocref::sig::is_valid_condition(cond)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return rt->async_handler().add(object, cond, value, handler, arg);
+}
+
+// --- loads and stores ---------------------------------------------------------
+hsa_signal_value_t HSA_API hsa_signal_load_scacquire(hsa_signal_t signal) {
+  SignalObject* s = value_signal(signal);
+  return s == nullptr ? 0 : s->load(MemoryOrder::Acquire);
+}
+hsa_signal_value_t HSA_API hsa_signal_load_relaxed(hsa_signal_t signal) {
+  SignalObject* s = value_signal(signal);
+  return s == nullptr ? 0 : s->load(MemoryOrder::Relaxed);
+}
+hsa_signal_value_t HSA_API hsa_signal_load_acquire(hsa_signal_t signal) { return hsa_signal_load_scacquire(signal); }
+
+// Stores reach doorbell signals too: that is how a producer rings a queue's doorbell.
+void HSA_API hsa_signal_store_relaxed(hsa_signal_t signal, hsa_signal_value_t value) {
+  if (signal.handle != 0) SignalObject::from_handle(signal)->store(value, MemoryOrder::Relaxed);
+}
+void HSA_API hsa_signal_store_screlease(hsa_signal_t signal, hsa_signal_value_t value) {
+  if (signal.handle != 0) SignalObject::from_handle(signal)->store(value, MemoryOrder::Release);
+}
+void HSA_API hsa_signal_store_release(hsa_signal_t signal, hsa_signal_value_t value) {
+  hsa_signal_store_screlease(signal, value);
+}
+void HSA_API hsa_signal_silent_store_relaxed(hsa_signal_t signal, hsa_signal_value_t value) {
+  if (signal.handle != 0) SignalObject::from_handle(signal)->store(value, MemoryOrder::Relaxed, true);
+}
+void HSA_API hsa_signal_silent_store_screlease(hsa_signal_t signal, hsa_signal_value_t value) {
+  if (signal.handle != 0) SignalObject::from_handle(signal)->store(value, MemoryOrder::Release, true);
+}
+
+// --- read-modify-writes: every order hsa.h declares, legacy names included ------
+#define ROCREF_SIGNAL_VOID_OP(op, method, suffix, order)                                   \
+  void HSA_API hsa_signal_##op##_##suffix(hsa_signal_t signal, hsa_signal_value_t value) { \
+    if (SignalObject* s = value_signal(signal)) s->view().method(value, order);            \
+  }
+#define ROCREF_SIGNAL_VOID_OP_ALL(op, method)                             \
+  ROCREF_SIGNAL_VOID_OP(op, method, scacq_screl, MemoryOrder::AcqRel)     \
+  ROCREF_SIGNAL_VOID_OP(op, method, acq_rel, MemoryOrder::AcqRel)         \
+  ROCREF_SIGNAL_VOID_OP(op, method, scacquire, MemoryOrder::Acquire)      \
+  ROCREF_SIGNAL_VOID_OP(op, method, acquire, MemoryOrder::Acquire)        \
+  ROCREF_SIGNAL_VOID_OP(op, method, relaxed, MemoryOrder::Relaxed)        \
+  ROCREF_SIGNAL_VOID_OP(op, method, screlease, MemoryOrder::Release)      \
+  ROCREF_SIGNAL_VOID_OP(op, method, release, MemoryOrder::Release)
+
+ROCREF_SIGNAL_VOID_OP_ALL(add, add)
+ROCREF_SIGNAL_VOID_OP_ALL(subtract, subtract)
+ROCREF_SIGNAL_VOID_OP_ALL(and, bit_and)
+ROCREF_SIGNAL_VOID_OP_ALL(or, bit_or)
+ROCREF_SIGNAL_VOID_OP_ALL(xor, bit_xor)
+
+#define ROCREF_SIGNAL_EXCHANGE(suffix, order)                                                                  \
+  hsa_signal_value_t HSA_API hsa_signal_exchange_##suffix(hsa_signal_t signal, hsa_signal_value_t value) {     \
+    SignalObject* s = value_signal(signal);                                                                    \
+    return s == nullptr ? 0 : s->view().exchange(value, order);                                                \
+  }
+#define ROCREF_SIGNAL_CAS(suffix, order)                                                                       \
+  hsa_signal_value_t HSA_API hsa_signal_cas_##suffix(hsa_signal_t signal, hsa_signal_value_t expected,         \
+                                                     hsa_signal_value_t value) {                               \
+    SignalObject* s = value_signal(signal);                                                                    \
+    return s == nullptr ? 0 : s->view().cas(expected, value, order);                                           \
+  }
+#define ROCREF_SIGNAL_RETURNING_ALL(MACRO)    \
+  MACRO(scacq_screl, MemoryOrder::AcqRel)     \
+  MACRO(acq_rel, MemoryOrder::AcqRel)         \
+  MACRO(scacquire, MemoryOrder::Acquire)      \
+  MACRO(acquire, MemoryOrder::Acquire)        \
+  MACRO(relaxed, MemoryOrder::Relaxed)        \
+  MACRO(screlease, MemoryOrder::Release)      \
+  MACRO(release, MemoryOrder::Release)
+
+ROCREF_SIGNAL_RETURNING_ALL(ROCREF_SIGNAL_EXCHANGE)
+ROCREF_SIGNAL_RETURNING_ALL(ROCREF_SIGNAL_CAS)
+
+// --- waits ----------------------------------------------------------------------
+hsa_signal_value_t HSA_API hsa_signal_wait_scacquire(hsa_signal_t signal, hsa_signal_condition_t condition,
+                                                     hsa_signal_value_t compare_value, uint64_t timeout_hint,
+                                                     hsa_wait_state_t wait_state_hint) {
+  return wait(signal, condition, compare_value, timeout_hint, wait_state_hint, MemoryOrder::Acquire);
+}
+hsa_signal_value_t HSA_API hsa_signal_wait_relaxed(hsa_signal_t signal, hsa_signal_condition_t condition,
+                                                   hsa_signal_value_t compare_value, uint64_t timeout_hint,
+                                                   hsa_wait_state_t wait_state_hint) {
+  return wait(signal, condition, compare_value, timeout_hint, wait_state_hint, MemoryOrder::Relaxed);
+}
+hsa_signal_value_t HSA_API hsa_signal_wait_acquire(hsa_signal_t signal, hsa_signal_condition_t condition,
+                                                   hsa_signal_value_t compare_value, uint64_t timeout_hint,
+                                                   hsa_wait_state_t wait_state_hint) {
+  return wait(signal, condition, compare_value, timeout_hint, wait_state_hint, MemoryOrder::Acquire);
+}
+
+}  // extern "C"

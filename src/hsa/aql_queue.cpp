@@ -1,0 +1,170 @@
+// hsa/aql_queue.cpp - AQL queue creation, inactivation, errors and destruction.
+#include "hsa/aql_queue.h"
+
+#include <cstring>
+#include <new>
+#include <vector>
+
+#include <hsa/hsa_ext_amd.h>
+
+#include <algorithm>
+
+#include "common/aql_packet.h"
+#include "hsa/agent.h"
+#include "hsa/async_handler.h"
+#include "hsa/memory_region.h"
+#include "hsa/runtime.h"
+#include "hsa/signal_object.h"
+
+namespace rocref::hsa {
+namespace {
+
+std::atomic<uint64_t> g_next_queue_id{0};
+constexpr size_t kAmdQueueBytes = 4096;
+
+MemoryRegion* system_region() {
+  Runtime* rt = runtime();
+  for (const auto& region : rt->cpu_agent()->owned_regions())
+    if (region->kind() == MemoryRegion::Kind::System) return region.get();
+  return nullptr;
+}
+
+// HSA-QUEUE-5: the packet processor stores the hsa_status_t of the error in the
+// queue-inactive signal; any other non-zero value is reported as a generic error.
+hsa_status_t status_from_inactive_value(hsa_signal_value_t value) {
+  if ((value >= HSA_STATUS_ERROR && value <= HSA_STATUS_ERROR_FATAL) ||
+      (value >= HSA_STATUS_ERROR_INVALID_MEMORY_POOL && value <= HSA_STATUS_ERROR_MEMORY_FAULT))
+    return static_cast<hsa_status_t>(value);
+  return HSA_STATUS_ERROR;
+}
+
+}  // namespace
+
+hsa_status_t AqlQueue::create(Agent& agent, uint32_t size, hsa_queue_type32_t type, QueueErrorCallback callback,
+                              void* data, AqlQueue** out) {
+  auto* queue = new (std::nothrow) AqlQueue(agent, callback, data);
+  if (queue == nullptr) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  if (hsa_status_t status = queue->init(size, type); status != HSA_STATUS_SUCCESS) {
+    queue->release_resources();
+    delete queue;
+    return status;
+  }
+  *out = queue;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t AqlQueue::init(uint32_t size, hsa_queue_type32_t type) {
+  Runtime* rt = runtime();
+  MemoryRegion* system = system_region();
+  if (system == nullptr) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+
+  // Ring and amd_queue_t in GPU-mapped host memory (USERPTR in the thunk).
+  ring_bytes_ = std::max<size_t>(size_t{size} * aql::kPacketBytes, MemoryRegion::kGranule);
+  if (system->allocate_pages(ring_bytes_, &ring_) != HSA_STATUS_SUCCESS) {
+    ring_ = nullptr;
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+  void* amd_memory = nullptr;
+  if (system->allocate_pages(kAmdQueueBytes, &amd_memory) != HSA_STATUS_SUCCESS)
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  std::memset(amd_memory, 0, kAmdQueueBytes);
+  amd_ = new (amd_memory) amd_queue_t{};
+  aql::invalidate_ring(ring_, size);  // AQL-INV-3, before the queue is visible
+
+  doorbell_ = rt->signal_pool().create(0, AMD_SIGNAL_KIND_DOORBELL, false);
+  if (doorbell_ == nullptr) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+
+  const Agent& gpu = agent_;
+  amd_->hsa_queue.type = type;
+  amd_->hsa_queue.features = HSA_QUEUE_FEATURE_KERNEL_DISPATCH | HSA_QUEUE_FEATURE_AGENT_DISPATCH;
+  amd_->hsa_queue.base_address = ring_;
+  amd_->hsa_queue.doorbell_signal = doorbell_->handle();
+  amd_->hsa_queue.size = size;
+  amd_->hsa_queue.id = g_next_queue_id.fetch_add(1, std::memory_order_relaxed);
+  amd_->max_cu_id = gpu.compute_unit_count() == 0 ? 0 : gpu.compute_unit_count() - 1;
+  amd_->max_wave_id = gpu.properties().MaxWavesPerSIMD == 0 ? 0 : gpu.properties().MaxWavesPerSIMD - 1;
+  amd_->read_dispatch_id_field_base_byte_offset =
+      static_cast<uint32_t>(offsetof(amd_queue_t, read_dispatch_id) - offsetof(amd_queue_t, hsa_queue));
+  amd_->queue_properties = 1u << AMD_QUEUE_PROPERTIES_IS_PTR64_SHIFT;
+
+  HsaQueueResource resource{};
+  resource.Queue_read_ptr_aql = const_cast<HSAuint64*>(&amd_->read_dispatch_id);
+  resource.Queue_write_ptr_aql = const_cast<HSAuint64*>(&amd_->write_dispatch_id);
+  if (hsaKmtCreateQueue(agent_.node_id(), HSA_QUEUE_COMPUTE_AQL, 100, HSA_QUEUE_PRIORITY_NORMAL, ring_, ring_bytes_,
+                        nullptr, &resource) != HSAKMT_STATUS_SUCCESS ||
+      resource.Queue_DoorBell_aql == nullptr)
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  kfd_queue_ = true;
+  queue_id_ = resource.QueueId;
+  doorbell_->amd.hardware_doorbell_ptr = resource.Queue_DoorBell_aql;
+
+  // HSA-QUEUE-5: the error path, an interrupt signal watched by the async handler.
+  inactive_ = rt->signal_pool().create(0, AMD_SIGNAL_KIND_USER, true);
+  if (inactive_ == nullptr) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  amd_->queue_inactive_signal = inactive_->handle();
+  if (rt->async_handler().add(inactive_, HSA_SIGNAL_CONDITION_NE, 0, &AqlQueue::on_inactive, this) !=
+      HSA_STATUS_SUCCESS)
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+
+  // Every CU enabled, as ROCR does after creation.
+  const uint32_t cus = std::max<uint32_t>(gpu.compute_unit_count(), 1);
+  std::vector<uint32_t> mask((cus + 31) / 32, 0xffffffffu);
+  if (cus % 32 != 0) mask.back() = (1u << (cus % 32)) - 1;
+  hsaKmtSetQueueCUMask(queue_id_, static_cast<HSAuint32>(mask.size() * 32), mask.data());
+  return HSA_STATUS_SUCCESS;
+}
+
+void AqlQueue::release_resources() {
+  Runtime* rt = runtime();
+  if (inactive_ != nullptr) {
+    if (AsyncHandler* handler = rt->started_async_handler()) handler->remove_signal(inactive_);
+  }
+  if (kfd_queue_) {
+    hsaKmtDestroyQueue(queue_id_);
+    kfd_queue_ = false;
+  }
+  if (inactive_ != nullptr) rt->signal_pool().destroy(inactive_);
+  if (doorbell_ != nullptr) rt->signal_pool().destroy(doorbell_);
+  inactive_ = doorbell_ = nullptr;
+  MemoryRegion* system = system_region();
+  if (amd_ != nullptr) system->free_pages(amd_, kAmdQueueBytes);
+  if (ring_ != nullptr) system->free_pages(ring_, ring_bytes_);
+  amd_ = nullptr;
+  ring_ = nullptr;
+}
+
+AqlQueue::~AqlQueue() { release_resources(); }
+
+hsa_status_t AqlQueue::inactivate() {
+  if (!active_.exchange(false)) return HSA_STATUS_SUCCESS;
+  // ROCR's Inactivate: UPDATE_QUEUE with 0 percent takes the queue off the hardware.
+  hsaKmtUpdateQueue(queue_id_, 0, HSA_QUEUE_PRIORITY_NORMAL, ring_, ring_bytes_, nullptr);
+  return HSA_STATUS_SUCCESS;
+}
+
+void AqlQueue::set_profiling(bool enable) noexcept {
+  std::atomic_ref<uint32_t> properties(amd_->queue_properties);
+  const uint32_t bit = 1u << AMD_QUEUE_PROPERTIES_ENABLE_PROFILING_SHIFT;
+  if (enable)
+    properties.fetch_or(bit, std::memory_order_release);
+  else
+    properties.fetch_and(~bit, std::memory_order_release);
+}
+
+hsa_status_t AqlQueue::set_cu_mask(uint32_t count, const uint32_t* mask) {
+  std::vector<uint32_t> copy(mask, mask + (count + 31) / 32);
+  return hsaKmtSetQueueCUMask(queue_id_, count, copy.data()) == HSAKMT_STATUS_SUCCESS
+             ? HSA_STATUS_SUCCESS
+             : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+bool AqlQueue::on_inactive(hsa_signal_value_t value, void* arg) {
+  auto* self = static_cast<AqlQueue*>(arg);
+  // HSA-QUEUE-5: once; the queue stays inactive (AQL-ERR-2), only destroy remains.
+  if (self->error_reported_.exchange(true)) return false;
+  self->inactivate();
+  if (self->callback_ != nullptr) self->callback_(status_from_inactive_value(value), self->public_queue(), self->data_);
+  return false;
+}
+
+}  // namespace rocref::hsa

@@ -1,0 +1,220 @@
+// hsa/runtime.cpp - hsa_init / hsa_shut_down, topology, and the object registries.
+#include "hsa/runtime.h"
+
+#include <hsakmt.h>
+
+#include "hsa/agent.h"
+#include "hsa/aql_queue.h"
+#include "hsa/async_handler.h"
+#include "hsa/memory_region.h"
+#include "hsa/signal_object.h"
+
+namespace rocref::hsa {
+
+std::atomic<Runtime*> Runtime::instance_{nullptr};
+std::mutex Runtime::lifecycle_mutex_;
+uint32_t Runtime::ref_count_ = 0;
+
+hsa_status_t Runtime::acquire() {
+  std::lock_guard lock(lifecycle_mutex_);
+  // HSA-INIT-1: reference counted; only the first call opens the KFD.
+  if (ref_count_ > 0) {
+    ++ref_count_;
+    return HSA_STATUS_SUCCESS;
+  }
+  auto* runtime = new Runtime();
+  if (hsa_status_t status = runtime->open(); status != HSA_STATUS_SUCCESS) {
+    delete runtime;
+    return status;
+  }
+  ref_count_ = 1;
+  instance_.store(runtime, std::memory_order_release);
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t Runtime::release() {
+  std::lock_guard lock(lifecycle_mutex_);
+  if (ref_count_ == 0) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (--ref_count_ > 0) return HSA_STATUS_SUCCESS;
+  // HSA-INIT-2: the last shut-down releases every queue, signal and allocation.
+  Runtime* runtime = instance_.exchange(nullptr, std::memory_order_acq_rel);
+  delete runtime;
+  return HSA_STATUS_SUCCESS;
+}
+
+Runtime::~Runtime() { close(); }
+
+hsa_status_t Runtime::open() {
+  // Without a KFD ROCR answers OUT_OF_RESOURCES (0x1008), and so do we.
+  if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  HsaSystemProperties system{};
+  if (hsaKmtAcquireSystemProperties(&system) != HSAKMT_STATUS_SUCCESS) {
+    hsaKmtCloseKFD();
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+  std::vector<Agent*> gpus;
+  for (uint32_t node = 0; node < system.NumNodes; ++node) {
+    HsaNodeProperties properties{};
+    if (hsaKmtGetNodeProperties(node, &properties) != HSAKMT_STATUS_SUCCESS) continue;
+    std::vector<HsaMemoryProperties> banks(properties.NumMemoryBanks);
+    if (!banks.empty() &&
+        hsaKmtGetNodeMemoryProperties(node, properties.NumMemoryBanks, banks.data()) != HSAKMT_STATUS_SUCCESS)
+      banks.clear();
+    uint64_t system_bytes = 0, local_bytes = 0;
+    for (const HsaMemoryProperties& bank : banks) {
+      if (bank.HeapType == HSA_HEAPTYPE_SYSTEM) system_bytes += bank.SizeInBytes;
+      if (bank.HeapType == HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC || bank.HeapType == HSA_HEAPTYPE_FRAME_BUFFER_PRIVATE)
+        local_bytes += bank.SizeInBytes;
+    }
+    // HSA-AGENT-1: a node with CPU cores is a CPU agent, one with SIMDs a GPU agent.
+    if (properties.NumCPUCores > 0 && properties.NumFComputeCores == 0) {
+      auto agent = std::make_unique<Agent>(node, properties, HSA_DEVICE_TYPE_CPU);
+      agent->add_region(std::make_unique<MemoryRegion>(*agent, MemoryRegion::Kind::System, system_bytes));
+      agent->add_region(std::make_unique<MemoryRegion>(*agent, MemoryRegion::Kind::Kernarg, system_bytes));
+      if (cpu_agent_ == nullptr) cpu_agent_ = agent.get();
+      agents_.push_back(std::move(agent));
+    } else if (properties.NumFComputeCores > 0) {
+      auto agent = std::make_unique<Agent>(node, properties, HSA_DEVICE_TYPE_GPU);
+      if (local_bytes > 0)
+        agent->add_region(std::make_unique<MemoryRegion>(*agent, MemoryRegion::Kind::DeviceLocal, local_bytes));
+      gpus.push_back(agent.get());
+      agents_.push_back(std::move(agent));
+    }
+  }
+  if (cpu_agent_ == nullptr) {
+    agents_.clear();
+    hsaKmtReleaseSystemProperties();
+    hsaKmtCloseKFD();
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+  for (Agent* gpu : gpus)
+    for (const auto& region : cpu_agent_->owned_regions()) gpu->add_visible_region(region.get());
+  clock_node_ = gpus.empty() ? cpu_agent_->node_id() : gpus.front()->node_id();
+  HsaClockCounters clocks{};
+  if (hsaKmtGetClockCounters(clock_node_, &clocks) == HSAKMT_STATUS_SUCCESS && clocks.SystemClockFrequencyHz != 0)
+    timestamp_frequency_ = clocks.SystemClockFrequencyHz;
+  signal_pool_ = std::make_unique<SignalPool>();
+  return HSA_STATUS_SUCCESS;
+}
+
+void Runtime::close() {
+  // Reverse order of dependence: handlers watch signals and queues; queues own signals.
+  async_handler_.reset();
+  std::vector<AqlQueue*> queues;
+  for (auto& [key, queue] : queues_) queues.push_back(queue);
+  queues_.clear();
+  for (AqlQueue* queue : queues) delete queue;
+  std::vector<SignalObject*> signals;
+  for (auto& [key, signal] : signals_) signals.push_back(signal);
+  signals_.clear();
+  for (SignalObject* signal : signals) signal_pool_->destroy(signal);
+  for (auto& [base, allocation] : allocations_)
+    allocation.region->free_pages(reinterpret_cast<void*>(base), allocation.size);
+  allocations_.clear();
+  signal_pool_.reset();
+  agents_.clear();
+  hsaKmtReleaseSystemProperties();
+  hsaKmtCloseKFD();
+}
+
+Agent* Runtime::find_agent(hsa_agent_t handle) const noexcept {
+  for (const auto& agent : agents_)
+    if (agent->handle().handle == handle.handle) return agent.get();
+  return nullptr;
+}
+
+MemoryRegion* Runtime::find_region(uint64_t handle) const noexcept {
+  for (const auto& agent : agents_)
+    for (const auto& region : agent->owned_regions())
+      if (region->handle() == handle) return region.get();
+  return nullptr;
+}
+
+uint64_t Runtime::timestamp() const noexcept {
+  HsaClockCounters clocks{};
+  if (hsaKmtGetClockCounters(clock_node_, &clocks) != HSAKMT_STATUS_SUCCESS) return 0;
+  return clocks.SystemClockCounter;
+}
+
+hsa_status_t Runtime::allocate(MemoryRegion& region, size_t size, void** ptr) {
+  const size_t granule = MemoryRegion::kGranule;
+  const size_t rounded = (size + granule - 1) / granule * granule;
+  void* address = nullptr;
+  if (hsa_status_t status = region.allocate_pages(rounded, &address); status != HSA_STATUS_SUCCESS) return status;
+  {
+    std::unique_lock lock(allocations_mutex_);
+    allocations_[reinterpret_cast<uintptr_t>(address)] = Allocation{&region, rounded};
+  }
+  *ptr = address;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t Runtime::free(void* ptr) {
+  Allocation allocation;
+  {
+    std::unique_lock lock(allocations_mutex_);
+    auto it = allocations_.find(reinterpret_cast<uintptr_t>(ptr));
+    if (it == allocations_.end()) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    allocation = it->second;
+    allocations_.erase(it);
+  }
+  allocation.region->free_pages(ptr, allocation.size);
+  return HSA_STATUS_SUCCESS;
+}
+
+bool Runtime::find_allocation(const void* ptr, size_t size, void** base, Allocation* out) const {
+  const auto address = reinterpret_cast<uintptr_t>(ptr);
+  std::shared_lock lock(allocations_mutex_);
+  auto it = allocations_.upper_bound(address);
+  if (it == allocations_.begin()) return false;
+  --it;
+  if (address - it->first > it->second.size || size > it->second.size - (address - it->first)) return false;
+  if (base != nullptr) *base = reinterpret_cast<void*>(it->first);
+  if (out != nullptr) *out = it->second;
+  return true;
+}
+
+void Runtime::register_signal(SignalObject* signal) {
+  std::unique_lock lock(signals_mutex_);
+  signals_[signal->handle().handle] = signal;
+}
+
+void Runtime::unregister_signal(SignalObject* signal) {
+  std::unique_lock lock(signals_mutex_);
+  signals_.erase(signal->handle().handle);
+}
+
+SignalObject* Runtime::find_signal(hsa_signal_t handle) const noexcept {
+  std::shared_lock lock(signals_mutex_);
+  auto it = signals_.find(handle.handle);
+  return it == signals_.end() ? nullptr : it->second;
+}
+
+void Runtime::register_queue(AqlQueue* queue) {
+  std::unique_lock lock(queues_mutex_);
+  queues_[queue->public_queue()] = queue;
+}
+
+void Runtime::unregister_queue(AqlQueue* queue) {
+  std::unique_lock lock(queues_mutex_);
+  queues_.erase(queue->public_queue());
+}
+
+AqlQueue* Runtime::find_queue(const hsa_queue_t* queue) const noexcept {
+  std::shared_lock lock(queues_mutex_);
+  auto it = queues_.find(queue);
+  return it == queues_.end() ? nullptr : it->second;
+}
+
+AsyncHandler& Runtime::async_handler() {
+  std::lock_guard lock(async_mutex_);
+  if (!async_handler_) async_handler_ = std::make_unique<AsyncHandler>();
+  return *async_handler_;
+}
+
+AsyncHandler* Runtime::started_async_handler() {
+  std::lock_guard lock(async_mutex_);
+  return async_handler_.get();
+}
+
+}  // namespace rocref::hsa

@@ -1,0 +1,105 @@
+// hsa/runtime.h - the open HSA runtime: reference count, agents, regions, registries.
+//
+// hsa_init opens the KFD through the thunk and builds one Agent per CPU and GPU
+// node of the topology (HSA-INIT-1); hsa_shut_down releases everything when the
+// count returns to zero (HSA-INIT-2). Entry points (api_*.cpp) check arguments,
+// turn handles into objects here and call one method (ROCR's hsa.cpp shape).
+#pragma once
+
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace rocref::hsa {
+
+class Agent;
+class MemoryRegion;
+class SignalObject;
+class AqlQueue;
+class AsyncHandler;
+class SignalPool;
+
+// One allocation made through hsa_memory_allocate / hsa_amd_memory_pool_allocate.
+struct Allocation {
+  MemoryRegion* region = nullptr;
+  size_t size = 0;  // rounded to the region's granule, as passed to the thunk
+};
+
+class Runtime {
+ public:
+  // The open runtime, or nullptr before hsa_init / after the last hsa_shut_down.
+  static Runtime* get() noexcept { return instance_.load(std::memory_order_acquire); }
+  static hsa_status_t acquire();  // hsa_init
+  static hsa_status_t release();  // hsa_shut_down
+
+  const std::vector<std::unique_ptr<Agent>>& agents() const noexcept { return agents_; }
+  Agent* find_agent(hsa_agent_t handle) const noexcept;
+  MemoryRegion* find_region(uint64_t handle) const noexcept;
+  Agent* cpu_agent() const noexcept { return cpu_agent_; }
+
+  // Model clock (HSA-SYS-2): the KFD's system counter and its frequency.
+  uint64_t timestamp() const noexcept;
+  uint64_t timestamp_frequency() const noexcept { return timestamp_frequency_; }
+
+  // Allocations (HSA-MEM-*).
+  hsa_status_t allocate(MemoryRegion& region, size_t size, void** ptr);
+  hsa_status_t free(void* ptr);
+  // The allocation that contains [ptr, ptr + size), or false.
+  bool find_allocation(const void* ptr, size_t size, void** base, Allocation* out) const;
+
+  // Signals (HSA-SIG-*).
+  SignalPool& signal_pool() noexcept { return *signal_pool_; }
+  void register_signal(SignalObject* signal);
+  void unregister_signal(SignalObject* signal);
+  SignalObject* find_signal(hsa_signal_t handle) const noexcept;
+
+  // Queues (HSA-QUEUE-*).
+  void register_queue(AqlQueue* queue);
+  void unregister_queue(AqlQueue* queue);
+  AqlQueue* find_queue(const hsa_queue_t* queue) const noexcept;
+
+  AsyncHandler& async_handler();
+  // nullptr until the first registration (no thread is started just to remove nothing).
+  AsyncHandler* started_async_handler();
+
+ private:
+  Runtime() = default;
+  ~Runtime();
+  hsa_status_t open();
+  void close();
+
+  static std::atomic<Runtime*> instance_;
+  static std::mutex lifecycle_mutex_;
+  static uint32_t ref_count_;
+
+  std::vector<std::unique_ptr<Agent>> agents_;
+  Agent* cpu_agent_ = nullptr;
+  uint64_t timestamp_frequency_ = 1'000'000'000;
+  uint32_t clock_node_ = 0;
+
+  mutable std::shared_mutex allocations_mutex_;
+  std::map<uintptr_t, Allocation> allocations_;  // ordered: interior pointers find their base
+
+  std::unique_ptr<SignalPool> signal_pool_;
+  mutable std::shared_mutex signals_mutex_;
+  std::unordered_map<uint64_t, SignalObject*> signals_;
+
+  mutable std::shared_mutex queues_mutex_;
+  std::unordered_map<const hsa_queue_t*, AqlQueue*> queues_;
+
+  std::mutex async_mutex_;
+  std::unique_ptr<AsyncHandler> async_handler_;
+};
+
+// The runtime, or nullptr; entry points return HSA_STATUS_ERROR_NOT_INITIALIZED on nullptr.
+inline Runtime* runtime() noexcept { return Runtime::get(); }
+
+}  // namespace rocref::hsa
