@@ -11,7 +11,7 @@ EngineScheduler::~EngineScheduler() { stop(); }
 
 EngineScheduler::EngineId EngineScheduler::add(StepFunction step) {
   EngineId id;
-  if (round_thread_ == std::this_thread::get_id()) {
+  if (round_thread_.load(std::memory_order_relaxed) == std::this_thread::get_id()) {
     // Called from an engine's step: the round already holds the lock.
     id = next_id_++;
     entries_.push_back(Entry{id, std::move(step), false});
@@ -35,7 +35,7 @@ void EngineScheduler::remove(EngineId id) {
     }
     compact_ = true;
   };
-  if (round_thread_ == std::this_thread::get_id()) {
+  if (round_thread_.load(std::memory_order_relaxed) == std::this_thread::get_id()) {
     erase();  // inside a round: tombstone only, compacted after the round
     return;
   }
@@ -52,14 +52,14 @@ size_t EngineScheduler::engines() const {
 
 bool EngineScheduler::round() {
   std::lock_guard lock(mutex_);
-  round_thread_ = std::this_thread::get_id();
+  round_thread_.store(std::this_thread::get_id(), std::memory_order_relaxed);
   bool did = false;
   // By index: an engine may add another during its step.
   for (size_t i = 0; i < entries_.size(); ++i) {
     Entry& e = entries_[i];
     if (!e.removed && e.step()) did = true;
   }
-  round_thread_ = std::thread::id();
+  round_thread_.store(std::thread::id(), std::memory_order_relaxed);
   if (compact_) {
     std::erase_if(entries_, [](const Entry& e) { return e.removed; });
     compact_ = false;

@@ -78,7 +78,7 @@ class EngineScheduler {
   mutable std::mutex mutex_;      // held for a whole round: remove() waits for it
   std::deque<Entry> entries_;     // deque: push_back inside a round keeps references valid
   EngineId next_id_ = 1;
-  std::thread::id round_thread_;  // the thread inside round(), if any
+  std::atomic<std::thread::id> round_thread_{};  // the thread inside round(), if any
   bool compact_ = false;
   std::thread thread_;
   std::atomic<bool> stop_{false};

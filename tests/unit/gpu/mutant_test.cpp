@@ -1,0 +1,179 @@
+// tests/unit/gpu/mutant_test.cpp - each planted bug the packet processor honours changes what it does.
+//
+// Every test runs the same scenario with the mutant off (correct behaviour) and
+// on (the bug's behaviour), so property tests elsewhere can rely on the switch.
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "common/mutant.h"
+#include "common/signal.h"
+#include "gpu/packet_processor.h"
+#include "queue_fixture.h"
+
+namespace rocref::gpu {
+namespace {
+
+using testing::dispatch_packet;
+using testing::TestKernelObject;
+using testing::TestQueue;
+using testing::TestSignal;
+
+std::atomic<uint32_t> g_runs{0};
+void run_kernel(const void*) { g_runs.fetch_add(1, std::memory_order_relaxed); }
+uint64_t run_id() {
+  static const uint64_t id = kernel_abi::register_kernel("mutant-run", &run_kernel);
+  return id;
+}
+
+QueueBinding bind(TestQueue& q, MemoryAccess& memory, int* errors = nullptr) {
+  QueueBinding b;
+  b.queue = &q.queue;
+  b.memory = &memory;
+  b.on_error = [errors](hsa_status_t, uint64_t) {
+    if (errors != nullptr) ++*errors;
+  };
+  return b;
+}
+
+class MutantTest : public ::testing::Test {
+ protected:
+  void SetUp() override { g_runs = 0; }
+  FlatMemory memory;
+  TestKernelObject kernel{run_id()};
+};
+
+// AQL-RET-1: with the read index advanced first, a producer refills the slot and
+// the late header reset erases the new packet: it is never launched.
+uint32_t packets_run_after_early_refill(TestKernelObject& kernel, MemoryAccess& memory) {
+  g_runs = 0;
+  TestQueue q(1);
+  PacketProcessor p(bind(q, memory));
+  q.submit(dispatch_packet(kernel.address(), hsa_signal_t{0}));
+  EXPECT_EQ(p.step_fetch().action, ProcessorAction::Launch);
+  p.step_fetch();  // correct: ResetHeader; mutant: AdvanceRead
+  if (q.read_index() == 1) q.submit(dispatch_packet(kernel.address(), hsa_signal_t{0}));
+  p.drain();
+  if (q.read_index() == 1 && q.ring().load_write_index(MemoryOrder::Relaxed) == 1) {
+    q.submit(dispatch_packet(kernel.address(), hsa_signal_t{0}));
+    p.drain();
+  }
+  return g_runs.load();
+}
+
+TEST_F(MutantTest, HeaderResetAfterReadIndexAdvancesFirstAndLosesARefilledPacket) {
+  {
+    TestQueue q;
+    PacketProcessor p(bind(q, memory));
+    q.submit(dispatch_packet(kernel.address(), hsa_signal_t{0}));
+    p.step_fetch();
+    EXPECT_EQ(p.step_fetch().action, ProcessorAction::ResetHeader);
+    EXPECT_EQ(packets_run_after_early_refill(kernel, memory), 2u);
+  }
+  ScopedMutant m(Mutant::HeaderResetAfterReadIndex);
+  TestQueue q;
+  PacketProcessor p(bind(q, memory));
+  q.submit(dispatch_packet(kernel.address(), hsa_signal_t{0}));
+  p.step_fetch();
+  EXPECT_EQ(p.step_fetch().action, ProcessorAction::AdvanceRead);
+  EXPECT_EQ(p.phase(), ProcessorPhase::ReadAdvanced);
+  EXPECT_EQ(p.step_fetch().action, ProcessorAction::ResetHeader);
+  EXPECT_EQ(packets_run_after_early_refill(kernel, memory), 1u);
+}
+
+TEST_F(MutantTest, InvalidHeaderConsumedLaunchesAnEmptySlot) {
+  {
+    TestQueue q;
+    PacketProcessor p(bind(q, memory));
+    EXPECT_EQ(p.drain(), 0u);
+    EXPECT_EQ(q.read_index(), 0u);
+  }
+  ScopedMutant m(Mutant::InvalidHeaderConsumed);
+  TestQueue q;
+  PacketProcessor p(bind(q, memory));
+  EXPECT_EQ(p.step().action, ProcessorAction::Launch);
+  p.drain(8);
+  EXPECT_GT(q.read_index(), 0u);  // consumed slots no producer published
+}
+
+TEST_F(MutantTest, IgnoreBarrierBitLaunchesBeforeEarlierPacketsComplete) {
+  auto scenario = [&] {
+    TestQueue q;
+    PacketProcessor p(bind(q, memory));
+    q.submit(dispatch_packet(kernel.address(), hsa_signal_t{0}));
+    q.submit(dispatch_packet(kernel.address(), hsa_signal_t{0}, 1, 1, nullptr, /*barrier=*/true));
+    for (int i = 0; i < 3; ++i) p.step_fetch();
+    return p.step_fetch().action;
+  };
+  EXPECT_EQ(scenario(), ProcessorAction::None);
+  ScopedMutant m(Mutant::IgnoreBarrierBit);
+  EXPECT_EQ(scenario(), ProcessorAction::Launch);
+}
+
+TEST_F(MutantTest, BarrierOrNeedsAllWaitsForEveryDependency) {
+  auto scenario = [&] {
+    TestQueue q;
+    PacketProcessor p(bind(q, memory));
+    TestSignal d1(0), d2(1), done(1);
+    q.submit(testing::barrier_packet<hsa_barrier_or_packet_t>(HSA_PACKET_TYPE_BARRIER_OR,
+                                                              {d1.handle(), d2.handle()}, done.handle()));
+    p.drain();
+    return done.value();
+  };
+  EXPECT_EQ(scenario(), 0);
+  ScopedMutant m(Mutant::BarrierOrNeedsAll);
+  EXPECT_EQ(scenario(), 1);
+}
+
+TEST_F(MutantTest, VendorTypeAcceptedAsValidLaunchesAZeroedHeader) {
+  auto scenario = [&](int* errors) {
+    TestQueue q;
+    PacketProcessor p(bind(q, memory, errors));
+    TestSignal done(1);
+    auto packet = dispatch_packet(kernel.address(), done.handle());
+    std::memset(&packet, 0, 4);  // header word zero: type 0, what a cleared slot reads as
+    q.submit(packet);
+    p.drain();
+    return done.value();
+  };
+  int errors = 0;
+  EXPECT_EQ(scenario(&errors), 1);  // AQL-INV-2: not launched, queue error
+  EXPECT_EQ(errors, 1);
+  ScopedMutant m(Mutant::VendorTypeAcceptedAsValid);
+  errors = 0;
+  EXPECT_EQ(scenario(&errors), 0);  // launched and "completed": a false completion
+  EXPECT_EQ(errors, 0);
+}
+
+// The window hook plays a second completion landing between the mutant's read and write.
+int g_window_calls = 0;
+void concurrent_completion(amd_signal_t* signal) {
+  ++g_window_calls;
+  std::atomic_ref<int64_t>(const_cast<int64_t&>(signal->value)).fetch_sub(1);
+}
+
+TEST_F(MutantTest, NonAtomicSignalDecrementLosesAConcurrentDecrement) {
+  sig::set_decrement_window_hook(&concurrent_completion);
+  // Two completions of one signal: ours through the processor, one concurrent.
+  auto scenario = [&] {
+    g_window_calls = 0;
+    TestQueue q;
+    PacketProcessor p(bind(q, memory));
+    TestSignal done(5);
+    q.submit(dispatch_packet(kernel.address(), done.handle()));
+    p.drain();
+    // An atomic decrement has no window: the other completion lands before or after it.
+    if (g_window_calls == 0) concurrent_completion(&done.signal);
+    return done.value();
+  };
+  EXPECT_EQ(scenario(), 3);
+  {
+    ScopedMutant m(Mutant::NonAtomicSignalDecrement);
+    EXPECT_EQ(scenario(), 4);  // read 5, concurrent 5 -> 4, write 4: one decrement lost
+    EXPECT_EQ(g_window_calls, 1);
+  }
+  sig::set_decrement_window_hook(nullptr);
+}
+
+}  // namespace
+}  // namespace rocref::gpu
