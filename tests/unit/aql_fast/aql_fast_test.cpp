@@ -1,0 +1,148 @@
+// tests/unit/aql_fast/aql_fast_test.cpp - CachedProducer + RingReader keep the AQL protocol and FIFO order.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "common/engine_wake.h"
+#include "tests/unit/aql_fast/aql_fast_queue.h"
+
+namespace rocref::aql::testing {
+namespace {
+
+bool sanitized() {
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+  return true;
+#endif
+#endif
+  return false;
+}
+
+TEST(AqlFast, AQL_IDX_1_BatchTakesConsecutiveIdsAndOneDoorbell) {
+  FastQueue q(16);
+  CachedProducer producer(&q.queue);
+  hsa_kernel_dispatch_packet_t batch[5];
+  for (uint64_t i = 0; i < 5; ++i) batch[i] = dispatch(0, i);
+  EXPECT_EQ(producer.submit_batch(batch, 5), 0u);
+  EXPECT_EQ(producer.submit_batch(batch, 3), 5u);
+  EXPECT_EQ(atomic_field(q.queue.write_dispatch_id).load(), 8u);
+  EXPECT_EQ(q.doorbell_value(), 7u) << "AQL-DB-1: the doorbell names the newest packet of the batch";
+  for (uint64_t id = 0; id < 8; ++id) {
+    EXPECT_EQ(header_type(q.slot(id).header), HSA_PACKET_TYPE_KERNEL_DISPATCH);
+    EXPECT_EQ(q.slot(id).kernel_object, id < 5 ? id : id - 5);
+  }
+}
+
+TEST(AqlFast, AQL_RET_1_ReaderResetsHeaderThenAdvancesReadIndex) {
+  FastQueue q(8);
+  CachedProducer producer(&q.queue);
+  RingReader reader(&q.queue, 1);
+  const auto p = dispatch(3, 42);
+  producer.submit(&p);
+  hsa_kernel_dispatch_packet_t out{};
+  ASSERT_TRUE(reader.try_fetch(&out));
+  EXPECT_EQ(std::memcmp(&out, &p, sizeof p), 0) << "the whole packet, header included, is copied out";
+  EXPECT_EQ(q.slot(0).header, kInvalidHeader);
+  EXPECT_EQ(q.read_index(), 1u);
+  EXPECT_FALSE(reader.try_fetch(&out)) << "AQL-INV-1: an INVALID slot is never consumed";
+  EXPECT_EQ(q.read_index(), 1u);
+}
+
+TEST(AqlFast, AQL_RET_1_BatchedReadIndexIsPublishedByBatchOrWhenEmpty) {
+  FastQueue q(16);
+  CachedProducer producer(&q.queue);
+  RingReader reader(&q.queue, 4);
+  for (uint64_t i = 0; i < 6; ++i) {
+    const auto p = dispatch(0, i);
+    producer.submit(&p);
+  }
+  hsa_kernel_dispatch_packet_t out{};
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(reader.try_fetch(&out));
+  EXPECT_EQ(q.read_index(), 0u) << "held back below the batch";
+  ASSERT_TRUE(reader.try_fetch(&out));
+  EXPECT_EQ(q.read_index(), 4u) << "published at the batch";
+  ASSERT_TRUE(reader.try_fetch(&out));
+  ASSERT_TRUE(reader.try_fetch(&out));
+  EXPECT_EQ(q.read_index(), 4u);
+  EXPECT_FALSE(reader.try_fetch(&out));
+  EXPECT_EQ(q.read_index(), 6u) << "an empty ring publishes everything fetched";
+}
+
+TEST(AqlFast, AQL_IDX_2_ProducerWaitsForRoomInFullRing) { EXPECT_FALSE(submits_into_full_ring(8)); }
+
+TEST(AqlFast, AQL_IDX_2_CachedReadIndexSurvivesWrapAround) {
+  FastQueue q(4);
+  q.queue.write_dispatch_id = UINT64_MAX - 1;  // ids wrap past 2^64 during the test
+  q.queue.read_dispatch_id = UINT64_MAX - 1;
+  CachedProducer producer(&q.queue);
+  RingReader reader(&q.queue, 2);
+  hsa_kernel_dispatch_packet_t out{};
+  for (uint64_t i = 0; i < 12; ++i) {
+    const auto p = dispatch(0, i);
+    producer.submit(&p);
+    ASSERT_TRUE(reader.try_fetch(&out));
+    EXPECT_EQ(out.kernel_object, i);
+  }
+}
+
+// Several producers with batches, one reader with batched read_index: every
+// packet arrives once, each producer's in order (and ids are handed out in order).
+TEST(AqlFast, AQL_IDX_1_ConcurrentBatchesKeepPerProducerFifo) {
+  const uint32_t producers = 3;
+  const uint64_t per_producer = sanitized() ? 3000 : 60000;
+  FastQueue q(64);
+  RingReader reader(&q.queue, 16);
+  std::vector<std::thread> threads;
+  for (uint32_t t = 0; t < producers; ++t) {
+    threads.emplace_back([&, t] {
+      CachedProducer producer(&q.queue, DoorbellStore::Max);
+      hsa_kernel_dispatch_packet_t batch[5];
+      for (uint64_t seq = 0; seq < per_producer;) {
+        const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(1 + seq % 5, per_producer - seq));
+        for (uint32_t i = 0; i < n; ++i) batch[i] = dispatch(t, seq + i);
+        producer.submit_batch(batch, n);
+        seq += n;
+      }
+    });
+  }
+  std::vector<uint64_t> next(producers, 0);
+  hsa_kernel_dispatch_packet_t out{};
+  uint64_t got = 0, errors = 0;
+  Backoff backoff;
+  while (got < producers * per_producer) {
+    if (!reader.try_fetch(&out)) {
+      backoff.pause();
+      continue;
+    }
+    backoff.reset();
+    ++got;
+    const uint32_t from = out.private_segment_size;
+    if (from >= producers || out.kernel_object != next[from]++) ++errors;
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_FALSE(reader.try_fetch(&out));  // empty: publishes the held-back read_index
+  EXPECT_EQ(errors, 0u);
+  EXPECT_EQ(q.read_index(), producers * per_producer);
+  EXPECT_EQ(q.doorbell_value(), producers * per_producer - 1) << "AQL-DB-3: Max doorbell ends at the newest id";
+}
+
+TEST(AqlFast, AQL_DB_4_NotifyWithoutListenersSkipsAndWithOneWakes) {
+  WakeChannel channel;
+  notify_doorbell_listeners();  // no listener: nothing to wake, nothing to crash
+  EXPECT_EQ(detail::g_doorbell_fence_needed.load(), 0u);
+  register_doorbell_listener(&channel);
+  EXPECT_GE(detail::g_doorbell_fence_needed.load(), 1u) << "a listener turns the fenced path on";
+  channel.announce_sleep();
+  notify_doorbell_listeners();
+  EXPECT_EQ(channel.wakeups(), 1u);
+  unregister_doorbell_listener(&channel);
+  channel.announce_sleep();
+  notify_doorbell_listeners();
+  EXPECT_EQ(channel.wakeups(), 1u) << "an unregistered channel is not woken";
+  channel.cancel_sleep();
+}
+
+}  // namespace
+}  // namespace rocref::aql::testing
