@@ -1,0 +1,89 @@
+// kfd/aql_hw_queue.cpp - binds a user AQL queue to a packet processor over the process's GPUVM.
+#include "kfd/aql_hw_queue.h"
+
+#include <hsa/amd_hsa_queue.h>
+
+#include <cstddef>
+
+#ifdef ROCREF_KFD_HAS_PACKET_PROCESSOR
+#include "gpu/packet_processor.h"
+#endif
+
+namespace rocref::kfd {
+namespace {
+thread_local AqlHwQueue* t_current = nullptr;
+
+struct CurrentScope {
+  explicit CurrentScope(AqlHwQueue* q) { t_current = q; }
+  ~CurrentScope() { t_current = nullptr; }
+};
+}  // namespace
+
+AqlHwQueue::AqlHwQueue(uint32_t pasid, gpu::vm::GpuVm* vm, InterruptRing* ih, uint64_t amd_queue_va,
+                       uint32_t priority, bool active)
+    : pasid_(pasid), vm_(vm), ih_(ih), amd_queue_va_(amd_queue_va), priority_(priority), active_(active) {}
+
+AqlHwQueue::~AqlHwQueue() = default;
+
+AqlHwQueue* AqlHwQueue::current() noexcept { return t_current; }
+
+bool AqlHwQueue::bind() noexcept {
+#ifdef ROCREF_KFD_HAS_PACKET_PROCESSOR
+  CurrentScope scope(this);
+  // KFD-Q-5: the CP reads the queue descriptor through GPUVM like any other access.
+  auto* q = static_cast<amd_queue_t*>(vm_->translate(amd_queue_va_, sizeof(amd_queue_t), gpu::Access::ReadWrite));
+  if (!q) {
+    error_.store(true, std::memory_order_release);
+    return false;
+  }
+  gpu::QueueBinding b;
+  b.queue = q;
+  b.memory = vm_;
+  const uint32_t pasid = pasid_;
+  InterruptRing* ih = ih_;
+  b.on_interrupt = [ih, pasid](uint32_t event_id) {
+    IhEntry e;
+    e.kind = IhEntry::Kind::Signal;
+    e.pasid = pasid;
+    e.event_id = event_id;
+    ih->push(e);
+  };
+  b.on_error = [this](hsa_status_t, uint64_t) { error_.store(true, std::memory_order_release); };
+  processor_ = std::make_unique<gpu::PacketProcessor>(std::move(b));
+  return true;
+#else
+  error_.store(true, std::memory_order_release);  // no packet processor in this build
+  return false;
+#endif
+}
+
+bool AqlHwQueue::runnable() noexcept {
+  if (!active_.load(std::memory_order_relaxed) || error_.load(std::memory_order_acquire)) return false;
+#ifdef ROCREF_KFD_HAS_PACKET_PROCESSOR
+  return !processor_ || processor_->has_work();
+#else
+  return false;
+#endif
+}
+
+bool AqlHwQueue::step() noexcept {
+  if (!active_.load(std::memory_order_relaxed) || error_.load(std::memory_order_acquire)) return false;
+  if (!processor_) return bind();
+#ifdef ROCREF_KFD_HAS_PACKET_PROCESSOR
+  CurrentScope scope(this);
+  faulted_ = false;
+  const gpu::ProcessorStep s = processor_->step();
+  if (faulted_) {  // KFD-FAULT-2: the faulting queue stops; the process learns through its event
+    processor_->inactivate();
+    error_.store(true, std::memory_order_release);
+    return true;
+  }
+  if (s.action == gpu::ProcessorAction::None) return false;
+  steps_.fetch_add(1, std::memory_order_relaxed);
+  return true;
+#else
+  return false;
+#endif
+}
+
+}  // namespace rocref::kfd

@@ -1,0 +1,113 @@
+// kfd/device_state.h - the driver model's state: descriptors, processes, memory pools, scheduler.
+//
+// One lock (mu) guards everything the ioctl handlers touch; WAIT_EVENTS sleeps
+// on event_cv under it. Lock order: mu -> HwScheduler's lock -> GpuVm's lock.
+// Engines never take mu: they post to the IH ring, drained by drain_interrupts().
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "kfd/host_arena.h"
+#include "kfd/hw_scheduler.h"
+#include "kfd/interrupt_ring.h"
+#include "kfd/kfd_process.h"
+#include "kfd/topology.h"
+
+namespace rocref::kfd {
+
+struct FdEntry {
+  enum class Kind : uint8_t { Kfd, Render } kind = Kind::Kfd;
+  uint32_t minor = 0;
+  int bound_kfd = -1;  // render node: the /dev/kfd descriptor whose ACQUIRE_VM took its VM
+};
+
+struct CpuMapping {
+  size_t length = 0;
+};
+
+struct DeviceState {
+  DeviceState();
+  ~DeviceState();
+
+  Topology topology;
+  HostArena vram;
+  HostArena gtt;
+  HostArena mmio;  // the HDP flush page behind MMIO_REMAP
+  InterruptRing ih;
+  HwScheduler hws;
+
+  std::mutex mu;
+  std::condition_variable event_cv;
+  std::map<int, FdEntry> fds;
+  std::map<int, std::unique_ptr<Process>> processes;  // by /dev/kfd descriptor
+  std::map<uintptr_t, CpuMapping> cpu_mappings;      // model mmaps, for munmap / owns_mapping
+  int next_fd = 0;
+  uint32_t next_pasid = 0x8000;
+  uint64_t next_bo_offset = uint64_t{1} << 32;      // DRM fake offsets for render-node mmaps
+
+  uint32_t gpu_id() const noexcept { return topology.gpu().gpu_id; }
+  Process* process_by_pasid(uint32_t pasid);
+  uint32_t allocate_vmid() const;
+
+  // Handlers run with mu held.
+  void drain_interrupts();  // takes mu
+  void drain_interrupts_locked();
+  void signal_event_locked(Process& p, Event& ev);
+  void destroy_event_locked(Process& p, uint32_t id);
+  void destroy_queue_locked(Process& p, uint32_t id);
+  void release_process_locked(Process& p);
+};
+
+// ioctl handlers: kfd_ioctl_<verb>_<noun>, as amdkfd names them. Called with mu held and
+// the argument struct already copied in; the dispatcher copies it back out.
+struct IoctlCall {
+  DeviceState& dev;
+  Process& p;
+  void* args;
+  std::unique_lock<std::mutex>& lock;  // held; WAIT_EVENTS sleeps on it
+};
+using IoctlHandler = int (*)(IoctlCall&);
+
+int kfd_ioctl_get_version(IoctlCall&);
+int kfd_ioctl_create_queue(IoctlCall&);
+int kfd_ioctl_destroy_queue(IoctlCall&);
+int kfd_ioctl_set_memory_policy(IoctlCall&);
+int kfd_ioctl_get_clock_counters(IoctlCall&);
+int kfd_ioctl_get_process_apertures(IoctlCall&);
+int kfd_ioctl_update_queue(IoctlCall&);
+int kfd_ioctl_create_event(IoctlCall&);
+int kfd_ioctl_destroy_event(IoctlCall&);
+int kfd_ioctl_set_event(IoctlCall&);
+int kfd_ioctl_reset_event(IoctlCall&);
+int kfd_ioctl_wait_events(IoctlCall&);
+int kfd_ioctl_dbg_deprecated(IoctlCall&);
+int kfd_ioctl_set_scratch_backing_va(IoctlCall&);
+int kfd_ioctl_get_tile_config(IoctlCall&);
+int kfd_ioctl_set_trap_handler(IoctlCall&);
+int kfd_ioctl_get_process_apertures_new(IoctlCall&);
+int kfd_ioctl_acquire_vm(IoctlCall&);
+int kfd_ioctl_alloc_memory_of_gpu(IoctlCall&);
+int kfd_ioctl_free_memory_of_gpu(IoctlCall&);
+int kfd_ioctl_map_memory_to_gpu(IoctlCall&);
+int kfd_ioctl_unmap_memory_from_gpu(IoctlCall&);
+int kfd_ioctl_set_cu_mask(IoctlCall&);
+int kfd_ioctl_get_queue_wave_state(IoctlCall&);
+int kfd_ioctl_get_dmabuf_info(IoctlCall&);
+int kfd_ioctl_import_dmabuf(IoctlCall&);
+int kfd_ioctl_alloc_queue_gws(IoctlCall&);
+int kfd_ioctl_smi_events(IoctlCall&);
+int kfd_ioctl_svm(IoctlCall&);
+int kfd_ioctl_set_xnack_mode(IoctlCall&);
+int kfd_ioctl_criu_op(IoctlCall&);
+int kfd_ioctl_get_available_memory(IoctlCall&);
+
+// The dispatcher of kfd_chardev.c: number check, copy in, handler, copy out.
+// Called with dev.mu held through `lock`.
+int kfd_dispatch_ioctl(DeviceState& dev, Process& p, unsigned long request, void* arg,
+                       std::unique_lock<std::mutex>& lock);
+
+}  // namespace rocref::kfd

@@ -1,0 +1,109 @@
+// kfd/hw_scheduler.cpp - slot mapping by priority and least-recent service; the scheduler thread.
+#include "kfd/hw_scheduler.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace rocref::kfd {
+
+HwScheduler::HwScheduler(unsigned pipes, unsigned slots_per_pipe, unsigned quantum)
+    : slots_(std::max(1u, pipes * slots_per_pipe)), quantum_(std::max(1u, quantum)) {}
+
+HwScheduler::~HwScheduler() { stop(); }
+
+void HwScheduler::add(HwQueue* q) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    queues_.push_back(q);
+  }
+  kick();
+}
+
+void HwScheduler::remove(HwQueue* q) {
+  std::lock_guard<std::mutex> lock(mu_);
+  queues_.erase(std::remove(queues_.begin(), queues_.end(), q), queues_.end());
+  mapped_.erase(std::remove(mapped_.begin(), mapped_.end(), q), mapped_.end());
+}
+
+std::vector<HwQueue*> HwScheduler::mapped() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return mapped_;
+}
+
+void HwScheduler::set_after_slice(std::function<void()> fn) {
+  std::lock_guard<std::mutex> lock(mu_);
+  after_slice_ = std::move(fn);
+}
+
+bool HwScheduler::run_slice() {
+  std::function<void()> after;
+  bool progress = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    after = after_slice_;
+    std::vector<HwQueue*> ready;
+    for (HwQueue* q : queues_)
+      if (q->runnable()) ready.push_back(q);
+    // KFD-HWS-2: highest priority first; KFD-HWS-3: least recently mapped first within a priority.
+    std::stable_sort(ready.begin(), ready.end(), [](const HwQueue* a, const HwQueue* b) {
+      if (a->priority() != b->priority()) return a->priority() > b->priority();
+      return a->last_mapped < b->last_mapped;
+    });
+    if (ready.size() > slots_) ready.resize(slots_);
+    for (HwQueue* q : mapped_) q->slot = -1;
+    mapped_ = ready;
+    ++tick_;
+    for (size_t i = 0; i < mapped_.size(); ++i) {
+      mapped_[i]->slot = static_cast<int>(i);
+      mapped_[i]->last_mapped = tick_;
+      ++mapped_[i]->slices_mapped;
+    }
+    for (unsigned n = 0; n < quantum_; ++n) {
+      bool any = false;
+      for (HwQueue* q : mapped_) any |= q->step();
+      progress |= any;
+      if (!any) break;
+    }
+  }
+  if (after) after();
+  return progress;
+}
+
+void HwScheduler::start() {
+  std::lock_guard<std::mutex> lock(thread_mu_);
+  if (running_.load()) return;
+  running_.store(true);
+  register_doorbell_listener(&wake_);
+  thread_ = std::thread([this] { loop(); });
+}
+
+void HwScheduler::stop() {
+  std::lock_guard<std::mutex> lock(thread_mu_);
+  if (!running_.exchange(false)) return;
+  wake_.notify();
+  thread_.join();
+  unregister_doorbell_listener(&wake_);
+}
+
+void HwScheduler::loop() {
+  while (running_.load(std::memory_order_acquire)) {
+    if (run_slice()) continue;
+    // Nothing progressed: sleep until a doorbell store or a poll interval (foreign
+    // producers write doorbells the model cannot see being written).
+    wake_.announce_sleep();
+    bool work = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (HwQueue* q : queues_) work |= q->runnable();
+    }
+    if (!running_.load(std::memory_order_acquire)) {
+      wake_.cancel_sleep();
+      continue;
+    }
+    // A runnable queue that made no progress waits on something (a barrier's
+    // dependency, a signal): poll it soon, without spinning a core.
+    wake_.sleep_for(std::chrono::microseconds(work ? 100 : 1000));
+  }
+}
+
+}  // namespace rocref::kfd

@@ -1,0 +1,73 @@
+// kfd/hw_scheduler.h - the hardware scheduler model (HWS role): queue slots, time slices, priorities.
+//
+// The GPU has pipes x slots hardware queue slots. Each time slice the
+// scheduler maps the runnable user queues with the highest priority, least
+// recently served first, onto the slots (KFD-HWS-2: a lower-priority queue is
+// never mapped while a higher-priority runnable queue is left out), and steps
+// each mapped queue up to `quantum` times. More runnable queues than slots is
+// oversubscription: the least recently served rotate in, so every runnable
+// queue of the top priority makes progress (KFD-HWS-3).
+// step()/run_slice() are deterministic for tests; start() runs them on a thread
+// that sleeps on the doorbell wake channel when nothing is runnable.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "common/engine_wake.h"
+
+namespace rocref::kfd {
+
+class HwQueue {
+ public:
+  virtual ~HwQueue() = default;
+  virtual uint32_t priority() const noexcept = 0;  // 0..KFD_MAX_QUEUE_PRIORITY
+  virtual bool runnable() noexcept = 0;            // active, not in error, may have work
+  virtual bool step() noexcept = 0;                // one unit of work; true on progress
+
+  uint64_t slices_mapped = 0;  // scheduler bookkeeping, under the scheduler's lock
+  uint64_t last_mapped = 0;
+  int slot = -1;               // hardware slot in the last slice, -1 when unmapped
+};
+
+class HwScheduler {
+ public:
+  HwScheduler(unsigned pipes, unsigned slots_per_pipe, unsigned quantum = 32);
+  ~HwScheduler();
+  HwScheduler(const HwScheduler&) = delete;
+  HwScheduler& operator=(const HwScheduler&) = delete;
+
+  void add(HwQueue* q);
+  void remove(HwQueue* q);  // waits for a running slice: the queue is never stepped afterwards
+  bool run_slice();         // one time slice; true when some queue progressed
+  unsigned slots() const noexcept { return slots_; }
+  std::vector<HwQueue*> mapped() const;  // queues mapped in the last slice
+
+  // Called after every slice without the scheduler's lock (the driver drains its IH ring).
+  void set_after_slice(std::function<void()> fn);
+  void start();  // idempotent
+  void stop();
+  void kick() noexcept { wake_.notify(); }
+
+ private:
+  void loop();
+
+  const unsigned slots_;
+  const unsigned quantum_;
+  mutable std::mutex mu_;
+  std::vector<HwQueue*> queues_;
+  std::vector<HwQueue*> mapped_;
+  uint64_t tick_ = 0;
+  std::function<void()> after_slice_;
+  WakeChannel wake_;
+  std::atomic<bool> running_{false};
+  std::thread thread_;
+  std::mutex thread_mu_;
+};
+
+}  // namespace rocref::kfd

@@ -1,0 +1,42 @@
+// kfd/interrupt_ring.h - the IH ring: GPU-model engines post interrupts, the KFD drains them.
+//
+// Engines run under the hardware scheduler's lock and must not take the
+// driver's lock (the driver takes the scheduler's lock to add and remove
+// queues), so, like the real IH ring, interrupts are queued here and the
+// driver's handler processes them afterwards (KFD-IRQ-1).
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "gpu/vm/gpu_vm.h"
+
+namespace rocref::kfd {
+
+struct IhEntry {
+  enum class Kind : uint8_t { Signal, VmFault, QueueError } kind = Kind::Signal;
+  uint32_t pasid = 0;
+  uint32_t event_id = 0;       // Signal: the completion signal's event id (context id)
+  gpu::vm::VmFault fault{};    // VmFault
+};
+
+class InterruptRing {
+ public:
+  void push(const IhEntry& e) {
+    std::lock_guard<std::mutex> lock(mu_);
+    entries_.push_back(e);
+  }
+  std::vector<IhEntry> drain() {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<IhEntry> out;
+    out.swap(entries_);
+    return out;
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<IhEntry> entries_;
+};
+
+}  // namespace rocref::kfd

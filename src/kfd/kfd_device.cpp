@@ -1,0 +1,252 @@
+// kfd/kfd_device.cpp - KfdDevice: descriptors, process lifetime, mmap, sysfs; ioctls go to the table.
+#include "kfd/kfd_device.h"
+
+#include <sys/mman.h>
+
+#include <cerrno>
+#include <cstdlib>
+
+#include "kfd/aql_hw_queue.h"
+#include "kfd/device_state.h"
+
+namespace rocref::kfd {
+
+struct KfdDevice::Impl : DeviceState {};
+
+namespace {
+constexpr uint64_t kGttPoolSize = uint64_t{8} << 30;  // sparse: only touched pages cost memory
+}
+
+DeviceState::DeviceState()
+    : topology(GpuDescription{}),
+      vram("rocref-vram", topology.gpu().vram_size),
+      gtt("rocref-gtt", kGttPoolSize),
+      mmio("rocref-mmio", 4096),
+      hws(topology.gpu().hw_pipes, topology.gpu().hw_slots_per_pipe) {
+  hws.set_after_slice([this] { drain_interrupts(); });
+}
+
+DeviceState::~DeviceState() { hws.stop(); }
+
+Process* DeviceState::process_by_pasid(uint32_t pasid) {
+  for (auto& [fd, p] : processes)
+    if (p->pasid == pasid && !p->closed) return p.get();
+  return nullptr;
+}
+
+uint32_t DeviceState::allocate_vmid() const {
+  // The model gives each live process its own VMID for its lifetime (KFD-PROC-1);
+  // VMID 0 belongs to the kernel driver.
+  for (uint32_t v = 1;; ++v) {
+    bool used = false;
+    for (const auto& [fd, p] : processes) used |= (p->vmid == v);
+    if (!used) return v;
+  }
+}
+
+KfdDevice& KfdDevice::instance() {
+  static KfdDevice* device = [] {
+    auto* d = new KfdDevice();
+    // The device lives until exit; its scheduler thread must stop before statics go away.
+    std::atexit([] { instance().impl_->hws.stop(); });
+    return d;
+  }();
+  return *device;
+}
+
+KfdDevice::KfdDevice() : impl_(new Impl()) {}
+
+int KfdDevice::open_kfd() {
+  DeviceState& d = *impl_;
+  if (!d.vram.ok() || !d.gtt.ok() || !d.mmio.ok()) return -ENOMEM;
+  auto p = std::make_unique<Process>();
+  auto doorbells = std::make_unique<HostArena>("rocref-doorbells", kDoorbellProcessSlice);
+  if (!doorbells->ok()) return -ENOMEM;
+  std::lock_guard<std::mutex> lock(d.mu);
+  const int fd = kFirstFd + d.next_fd++;
+  p->fd = fd;
+  p->pasid = d.next_pasid++;
+  p->vmid = d.allocate_vmid();
+  p->doorbells = std::move(doorbells);
+  const uint32_t pasid = p->pasid;
+  DeviceState* dev = &d;
+  // KFD-FAULT-1: a GPU page fault in this VM stops the faulting queue and
+  // becomes a VM-fault interrupt for this process only.
+  p->vm = std::make_unique<gpu::vm::GpuVm>(p->vmid, [dev, pasid](const gpu::vm::VmFault& f) {
+    if (AqlHwQueue* q = AqlHwQueue::current()) q->mark_faulted();
+    IhEntry e;
+    e.kind = IhEntry::Kind::VmFault;
+    e.pasid = pasid;
+    e.fault = f;
+    dev->ih.push(e);
+  });
+  d.fds[fd] = FdEntry{FdEntry::Kind::Kfd, 0};
+  d.processes[fd] = std::move(p);
+  return fd;
+}
+
+int KfdDevice::open_render(uint32_t minor) {
+  DeviceState& d = *impl_;
+  if (minor != d.topology.gpu().drm_render_minor) return -ENOENT;
+  std::lock_guard<std::mutex> lock(d.mu);
+  const int fd = kFirstFd + d.next_fd++;
+  d.fds[fd] = FdEntry{FdEntry::Kind::Render, minor};
+  return fd;
+}
+
+int KfdDevice::close(int fd) {
+  DeviceState& d = *impl_;
+  std::lock_guard<std::mutex> lock(d.mu);
+  auto it = d.fds.find(fd);
+  if (it == d.fds.end()) return -EBADF;
+  const FdEntry entry = it->second;
+  d.fds.erase(it);
+  if (entry.kind == FdEntry::Kind::Render) return 0;  // a bound VM keeps its reference, as amdgpu's does
+  auto pit = d.processes.find(fd);
+  if (pit == d.processes.end()) return 0;
+  Process& p = *pit->second;
+  d.release_process_locked(p);  // KFD-PROC-3
+  for (auto& [rfd, r] : d.fds)
+    if (r.bound_kfd == fd) r.bound_kfd = -1;
+  if (p.in_flight == 0) d.processes.erase(pit);
+  else p.closed = true;  // the last running ioctl deletes it
+  return 0;
+}
+
+int KfdDevice::ioctl(int fd, unsigned long request, void* arg) {
+  DeviceState& d = *impl_;
+  std::unique_lock<std::mutex> lock(d.mu);
+  auto it = d.fds.find(fd);
+  if (it == d.fds.end()) return -EBADF;
+  if (it->second.kind == FdEntry::Kind::Render) return -EINVAL;  // amdgpu's DRM ioctls are not modeled
+  auto pit = d.processes.find(fd);
+  if (pit == d.processes.end() || pit->second->closed) return -EBADF;
+  Process* p = pit->second.get();
+  ++p->in_flight;
+  const int ret = kfd_dispatch_ioctl(d, *p, request, arg, lock);
+  if (--p->in_flight == 0 && p->closed) {
+    for (auto i = d.processes.begin(); i != d.processes.end(); ++i)
+      if (i->second.get() == p) {
+        d.processes.erase(i);
+        break;
+      }
+  }
+  return ret;
+}
+
+void* KfdDevice::mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset, int* error) {
+  DeviceState& d = *impl_;
+  int dummy = 0;
+  int& err = error ? *error : dummy;
+  std::lock_guard<std::mutex> lock(d.mu);
+  auto it = d.fds.find(fd);
+  if (it == d.fds.end()) {
+    err = -EBADF;
+    return nullptr;
+  }
+  const uint64_t off = static_cast<uint64_t>(offset);
+  if (length == 0 || (off & 4095) != 0) {
+    err = -EINVAL;
+    return nullptr;
+  }
+  int map_fd = -1;
+  uint64_t map_off = 0;
+  if (it->second.kind == FdEntry::Kind::Kfd) {
+    Process& p = *d.processes.at(fd);
+    const uint32_t gpu = mmap_get_gpu_id(off);
+    const bool gpu_ok = gpu == d.gpu_id();
+    switch (off & kMmapTypeMask) {
+      case kMmapTypeDoorbell:  // KFD-DB-1: the process's own doorbell page, 8 KiB exactly
+        if (!gpu_ok) { err = -ENODEV; return nullptr; }
+        if (length != kDoorbellProcessSlice) { err = -EINVAL; return nullptr; }
+        map_fd = p.doorbells->fd();
+        break;
+      case kMmapTypeEvents:
+        if (length != kEventPageSize) { err = -EINVAL; return nullptr; }
+        if (!p.signal_slots) { err = -ENOMEM; return nullptr; }
+        if (p.own_event_page) {
+          map_fd = p.own_event_page->fd();
+        } else {
+          map_fd = d.gtt.fd();
+          map_off = reinterpret_cast<uint8_t*>(p.signal_slots) - d.gtt.at(0);
+        }
+        break;
+      case kMmapTypeMmio:
+        if (!gpu_ok) { err = -ENODEV; return nullptr; }
+        if (length != 4096) { err = -EINVAL; return nullptr; }
+        map_fd = d.mmio.fd();
+        break;
+      default:
+        err = gpu_ok ? -EINVAL : -ENODEV;  // no reserved memory on this GPU
+        return nullptr;
+    }
+  } else {
+    // Render node: the buffer objects of the process that bound this node's VM (KFD-MEM-7).
+    Process* owner = nullptr;
+    if (it->second.bound_kfd >= 0) {
+      auto pit = d.processes.find(it->second.bound_kfd);
+      if (pit != d.processes.end()) owner = pit->second.get();
+    }
+    const BufferObject* found = nullptr;
+    if (owner)
+      for (const auto& [idr, bo] : owner->bos)
+        if ((bo.kind == BoKind::Vram || bo.kind == BoKind::Gtt) && off >= bo.mmap_offset &&
+            off - bo.mmap_offset < bo.size)
+          found = &bo;
+    if (!found) {
+      bool elsewhere = false;
+      for (const auto& [pfd, p] : d.processes)
+        for (const auto& [idr, bo] : p->bos) elsewhere |= (bo.mmap_offset == off && bo.mmap_offset != 0);
+      err = elsewhere ? -EACCES : -EINVAL;
+      return nullptr;
+    }
+    if (length > found->size - (off - found->mmap_offset)) {
+      err = -EINVAL;
+      return nullptr;
+    }
+    const HostArena& pool = found->kind == BoKind::Vram ? d.vram : d.gtt;
+    map_fd = pool.fd();
+    map_off = found->arena_offset + (off - found->mmap_offset);
+  }
+  void* r = ::mmap(addr, length, prot, flags, map_fd, static_cast<off_t>(map_off));
+  if (r == MAP_FAILED) {
+    err = -errno;
+    return nullptr;
+  }
+  d.cpu_mappings[reinterpret_cast<uintptr_t>(r)] = CpuMapping{length};
+  err = 0;
+  return r;
+}
+
+int KfdDevice::munmap(void* addr, size_t length) {
+  DeviceState& d = *impl_;
+  std::lock_guard<std::mutex> lock(d.mu);
+  auto it = d.cpu_mappings.find(reinterpret_cast<uintptr_t>(addr));
+  if (it == d.cpu_mappings.end()) return -EINVAL;
+  const size_t len = length ? length : it->second.length;
+  if (::munmap(addr, len) != 0) return -errno;
+  d.cpu_mappings.erase(it);
+  return 0;
+}
+
+bool KfdDevice::owns_fd(int fd) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->fds.count(fd) != 0;
+}
+
+bool KfdDevice::owns_mapping(const void* addr) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  const auto a = reinterpret_cast<uintptr_t>(addr);
+  auto it = impl_->cpu_mappings.upper_bound(a);
+  if (it == impl_->cpu_mappings.begin()) return false;
+  --it;
+  return a < it->first + it->second.length;
+}
+
+std::optional<std::string> KfdDevice::read_sysfs(std::string_view path) const { return impl_->topology.read(path); }
+
+std::optional<std::vector<std::string>> KfdDevice::list_sysfs(std::string_view dir) const {
+  return impl_->topology.list(dir);
+}
+
+}  // namespace rocref::kfd

@@ -1,0 +1,184 @@
+// kfd/kfd_memory.cpp - ALLOC/FREE_MEMORY_OF_GPU and MAP/UNMAP_MEMORY_TO/FROM_GPU.
+//
+// Buffer objects are VRAM-arena ranges, GTT-pool ranges, the user's own pages
+// (USERPTR), the process doorbell page or the MMIO remap page. Mapping writes
+// PTEs from the buffer's GPU VA to the host pages backing it (GPU VA equals
+// host VA, so the CPU's render-node mapping and the GPU see the same pages).
+#include <linux/kfd_ioctl.h>
+
+#include <cerrno>
+#include <vector>
+
+#include "kfd/device_state.h"
+#include "kfd/user_copy.h"
+
+namespace rocref::kfd {
+namespace {
+
+constexpr uint64_t kPage = 4096;
+constexpr uint64_t kGpuvmLimit = uint64_t{1} << 47;  // user VA: canonical lower half
+
+uint64_t pte_flags_for(const BufferObject& bo) {
+  using namespace gpu::vm;
+  uint64_t f = kPteReadable;
+  if (bo.flags & KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE) f |= kPteWriteable;
+  if (bo.flags & KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE) f |= kPteExecutable;
+  if (bo.kind != BoKind::Vram) f |= kPteSystem;
+  // The doorbell and MMIO pages are written by the CP (write-pointer polling, HDP flush).
+  if (bo.kind == BoKind::Doorbell || bo.kind == BoKind::MmioRemap) f |= kPteWriteable;
+  return f;
+}
+
+BufferObject* find_bo(DeviceState& d, Process& p, uint64_t handle) {
+  if (handle_gpu_id(handle) != d.gpu_id()) return nullptr;
+  auto it = p.bos.find(handle_idr(handle));
+  return it == p.bos.end() ? nullptr : &it->second;
+}
+
+}  // namespace
+
+// KFD-MEM-1..3
+int kfd_ioctl_alloc_memory_of_gpu(IoctlCall& c) {
+  auto* args = static_cast<kfd_ioctl_alloc_memory_of_gpu_args*>(c.args);
+  DeviceState& d = c.dev;
+  Process& p = c.p;
+  if (args->size == 0) return -EINVAL;
+  if (args->gpu_id != d.gpu_id()) return -EINVAL;
+  if (p.drm_fd < 0) return -ENODEV;  // kfd_bind_process_to_device: no VM acquired
+  if ((args->va_addr & (kPage - 1)) != 0) return -EINVAL;
+  const uint64_t size = (args->size + kPage - 1) & ~(kPage - 1);
+  if (size < args->size || args->va_addr >= kGpuvmLimit || size > kGpuvmLimit - args->va_addr) return -EINVAL;
+
+  BufferObject bo;
+  bo.flags = args->flags;
+  bo.va = args->va_addr;
+  bo.size = size;
+  const uint32_t f = args->flags;
+  // amdkfd's order of precedence among the memory-type flags.
+  if (f & KFD_IOC_ALLOC_MEM_FLAGS_VRAM) {
+    bo.kind = BoKind::Vram;
+  } else if (f & KFD_IOC_ALLOC_MEM_FLAGS_GTT) {
+    bo.kind = BoKind::Gtt;
+  } else if (f & KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) {
+    bo.kind = BoKind::Userptr;
+  } else if (f & KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL) {
+    bo.kind = BoKind::Doorbell;
+  } else if (f & KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP) {
+    bo.kind = BoKind::MmioRemap;
+  } else {
+    return -EINVAL;
+  }
+
+  switch (bo.kind) {
+    case BoKind::Vram:
+    case BoKind::Gtt: {
+      HostArena& pool = bo.kind == BoKind::Vram ? d.vram : d.gtt;
+      const auto off = pool.allocate(size);
+      if (!off) return -ENOMEM;
+      bo.arena_offset = *off;
+      bo.host = pool.at(*off);
+      bo.mmap_offset = d.next_bo_offset;
+      d.next_bo_offset += size;
+      break;
+    }
+    case BoKind::Userptr: {
+      // KFD-MEM-3: the user's pages back the buffer; they must exist now (get_user_pages).
+      const uint64_t user = args->mmap_offset;
+      if ((user & (kPage - 1)) != 0) return -EINVAL;
+      if (!user_range_mapped(user, size)) return -EFAULT;
+      bo.host = reinterpret_cast<uint8_t*>(static_cast<uintptr_t>(user));
+      bo.mmap_offset = user;
+      break;
+    }
+    case BoKind::Doorbell:
+      if (args->size != kDoorbellProcessSlice) return -EINVAL;
+      bo.host = p.doorbells->at(0);
+      bo.mmap_offset = kMmapTypeDoorbell | mmap_gpu_id(d.gpu_id());
+      break;
+    case BoKind::MmioRemap:
+      if (args->size != kPage) return -EINVAL;
+      bo.host = d.mmio.at(0);
+      bo.mmap_offset = kMmapTypeMmio | mmap_gpu_id(d.gpu_id());
+      break;
+  }
+  bo.idr = p.next_idr++;
+  args->handle = make_handle(d.gpu_id(), bo.idr);
+  args->mmap_offset = bo.mmap_offset;
+  p.bos.emplace(bo.idr, bo);
+  return 0;
+}
+
+// KFD-MEM-4
+int kfd_ioctl_free_memory_of_gpu(IoctlCall& c) {
+  auto* args = static_cast<kfd_ioctl_free_memory_of_gpu_args*>(c.args);
+  DeviceState& d = c.dev;
+  Process& p = c.p;
+  BufferObject* bo = find_bo(d, p, args->handle);
+  if (!bo) return -EINVAL;
+  if (p.signal_page_from_user && p.signal_slots == reinterpret_cast<uint64_t*>(bo->host)) return -EPERM;
+  if (bo->mapped) return -EBUSY;  // amdgpu: "BO VA ... is still mapped"
+  if (bo->kind == BoKind::Vram) d.vram.release(bo->arena_offset, bo->size);
+  if (bo->kind == BoKind::Gtt) d.gtt.release(bo->arena_offset, bo->size);
+  p.bos.erase(bo->idr);
+  return 0;
+}
+
+namespace {
+
+// The shared shape of MAP and UNMAP: device-id array from n_success on, n_success advanced per device.
+template <typename Args, typename Op>
+int for_each_device(IoctlCall& c, Args* args, Op op) {
+  DeviceState& d = c.dev;
+  Process& p = c.p;
+  if (args->n_devices == 0 || args->n_success > args->n_devices) return -EINVAL;
+  if (args->n_devices > 4096) return -EINVAL;
+  std::vector<uint32_t> ids(args->n_devices);
+  if (copy_from_user(ids.data(), args->device_ids_array_ptr, ids.size() * sizeof(uint32_t)) != 0) return -EFAULT;
+  BufferObject* bo = find_bo(d, p, args->handle);
+  if (!bo) return -EINVAL;
+  for (uint32_t i = args->n_success; i < args->n_devices; ++i) {
+    if (ids[i] != d.gpu_id()) return -EINVAL;
+    if (p.drm_fd < 0) return -ENODEV;
+    if (const int err = op(*bo)) return err;
+    args->n_success = i + 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+// KFD-MEM-5
+int kfd_ioctl_map_memory_to_gpu(IoctlCall& c) {
+  auto* args = static_cast<kfd_ioctl_map_memory_to_gpu_args*>(c.args);
+  Process& p = c.p;
+  return for_each_device(c, args, [&p](BufferObject& bo) {
+    if (bo.mapped) return 0;  // already in this VM: nothing to do
+    const int err = p.vm->map(bo.va, reinterpret_cast<uintptr_t>(bo.host), bo.size, pte_flags_for(bo));
+    if (err) return err;  // overlapping VA or out of range: -EINVAL, nothing mapped
+    bo.mapped = true;
+    return 0;
+  });
+}
+
+// KFD-MEM-6: unmap, then flush the VMID's TLB (kfd_flush_tlb) so no stale translation survives.
+int kfd_ioctl_unmap_memory_from_gpu(IoctlCall& c) {
+  auto* args = static_cast<kfd_ioctl_unmap_memory_from_gpu_args*>(c.args);
+  Process& p = c.p;
+  return for_each_device(c, args, [&p](BufferObject& bo) {
+    if (!bo.mapped) return -EINVAL;
+    const int err = p.vm->unmap(bo.va, bo.size);
+    if (err) return err;
+    p.vm->invalidate_tlb_range(bo.va, bo.size);
+    bo.mapped = false;
+    return 0;
+  });
+}
+
+int kfd_ioctl_get_available_memory(IoctlCall& c) {
+  auto* args = static_cast<kfd_ioctl_get_available_memory_args*>(c.args);
+  if (args->gpu_id != c.dev.gpu_id()) return -EINVAL;
+  args->available = c.dev.vram.available();
+  return 0;
+}
+
+}  // namespace rocref::kfd

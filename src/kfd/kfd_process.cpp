@@ -1,0 +1,70 @@
+// kfd/kfd_process.cpp - process release and the interrupt handler (IH ring drain).
+#include "kfd/kfd_process.h"
+
+#include "kfd/aql_hw_queue.h"
+#include "kfd/device_state.h"
+
+namespace rocref::kfd {
+
+// KFD-PROC-3: closing /dev/kfd stops the queues, fails waiters, frees every buffer.
+void DeviceState::release_process_locked(Process& p) {
+  while (!p.queues.empty()) destroy_queue_locked(p, p.queues.begin()->first);
+  while (!p.events.empty()) destroy_event_locked(p, p.events.begin()->first);
+  for (auto& [idr, bo] : p.bos) {
+    if (bo.mapped) p.vm->unmap(bo.va, bo.size);
+    if (bo.kind == BoKind::Vram) vram.release(bo.arena_offset, bo.size);
+    if (bo.kind == BoKind::Gtt) gtt.release(bo.arena_offset, bo.size);
+  }
+  p.bos.clear();
+  p.vm->invalidate_tlb();
+  p.signal_slots = nullptr;
+  p.signal_slot_count = 0;
+  p.own_event_page.reset();
+}
+
+void DeviceState::drain_interrupts() {
+  std::lock_guard<std::mutex> lock(mu);
+  drain_interrupts_locked();
+}
+
+// KFD-IRQ-1: interrupts are matched to their process by PASID; nothing crosses processes.
+void DeviceState::drain_interrupts_locked() {
+  for (const IhEntry& e : ih.drain()) {
+    Process* p = process_by_pasid(e.pasid);
+    if (!p) continue;
+    if (e.kind == IhEntry::Kind::Signal) {
+      // kfd_signal_event_interrupt: a known id whose slot the GPU wrote, else scan every slot.
+      auto it = p->events.find(e.event_id);
+      const bool direct = it != p->events.end() && p->signal_slots && e.event_id < p->signal_slot_count &&
+                          p->signal_slots[e.event_id] != kUnsignaledEventSlot;
+      if (direct) {
+        p->signal_slots[e.event_id] = kUnsignaledEventSlot;
+        signal_event_locked(*p, *it->second);
+        continue;
+      }
+      if (!p->signal_slots) continue;
+      for (auto& [id, ev] : p->events) {
+        if (ev->type != KFD_IOC_EVENT_SIGNAL || id >= p->signal_slot_count) continue;
+        if (p->signal_slots[id] == kUnsignaledEventSlot) continue;
+        p->signal_slots[id] = kUnsignaledEventSlot;
+        signal_event_locked(*p, *ev);
+      }
+    } else if (e.kind == IhEntry::Kind::VmFault) {
+      // KFD-FAULT-1: kfd_signal_vm_fault_event raises every memory event of the process.
+      ++p->vm_faults;
+      for (auto& [id, ev] : p->events) {
+        if (ev->type != KFD_IOC_EVENT_MEMORY) continue;
+        ev->memory = kfd_hsa_memory_exception_data{};
+        ev->memory.failure.NotPresent = e.fault.not_present ? 1 : 0;
+        ev->memory.failure.ReadOnly = e.fault.read_only ? 1 : 0;
+        ev->memory.failure.NoExecute = e.fault.no_execute ? 1 : 0;
+        ev->memory.va = e.fault.va;
+        ev->memory.gpu_id = gpu_id();
+        ev->memory.ErrorType = KFD_MEM_ERR_NO_RAS;
+        signal_event_locked(*p, *ev);
+      }
+    }
+  }
+}
+
+}  // namespace rocref::kfd

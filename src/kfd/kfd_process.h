@@ -1,0 +1,109 @@
+// kfd/kfd_process.h - what one open of /dev/kfd owns: VM, buffers, queues, events, doorbells.
+//
+// Mirrors amdkfd's kfd_process / kfd_process_device for the one modeled GPU.
+// Every field is guarded by the device lock (DeviceState::mu) except the
+// hardware-queue objects, which the scheduler also reads under its own lock.
+#pragma once
+
+#include <linux/kfd_ioctl.h>
+
+#include <bitset>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "gpu/vm/gpu_vm.h"
+#include "kfd/host_arena.h"
+#include "kfd/kfd_abi.h"
+
+namespace rocref::kfd {
+
+class AqlHwQueue;
+
+enum class BoKind : uint8_t { Vram, Gtt, Userptr, Doorbell, MmioRemap };
+
+struct BufferObject {
+  uint32_t idr = 0;
+  uint32_t flags = 0;        // KFD_IOC_ALLOC_MEM_FLAGS_*
+  BoKind kind = BoKind::Vram;
+  uint64_t va = 0;           // GPU VA (= host VA with mmap-based apertures)
+  uint64_t size = 0;         // page rounded
+  uint64_t arena_offset = 0; // VRAM / GTT
+  uint8_t* host = nullptr;   // the host pages backing the buffer (what PTEs point at)
+  uint64_t mmap_offset = 0;  // render-node offset (VRAM, GTT) or /dev/kfd offset (doorbell, MMIO)
+  bool mapped = false;       // mapped to the (one) GPU
+};
+
+// The memory queue descriptor the driver builds for the scheduler (v9_mqd's essentials).
+struct Mqd {
+  uint64_t cp_hqd_pq_base = 0;       // ring base address
+  uint32_t cp_hqd_pq_control = 0;    // log2(ring size in dwords) - 1, as the CP encodes it
+  uint64_t cp_hqd_pq_rptr_report_addr = 0;
+  uint64_t cp_hqd_pq_wptr_poll_addr = 0;
+  uint32_t cp_hqd_pq_doorbell_control = 0;  // doorbell index within the process page
+  uint64_t cp_hqd_eop_base_addr = 0;
+  uint64_t cp_hqd_eop_size = 0;
+  uint64_t cp_hqd_ctx_save_base_addr = 0;
+  uint32_t cp_hqd_ctx_save_size = 0;
+  uint32_t cp_hqd_pipe_priority = 0;
+  uint32_t cp_hqd_queue_priority = 0;
+  uint32_t cp_hqd_quantum = 0;             // percentage
+  uint32_t cp_hqd_vmid = 0;
+  std::vector<uint32_t> compute_static_thread_mgmt;  // CU mask
+  bool active = false;
+};
+
+struct UserQueue {
+  uint32_t id = 0;
+  uint32_t type = 0;  // KFD_IOC_QUEUE_TYPE_*
+  uint32_t doorbell_index = 0;
+  kfd_ioctl_create_queue_args props{};
+  Mqd mqd;
+  std::unique_ptr<AqlHwQueue> hw;  // COMPUTE_AQL only; SDMA queues are kept for the SDMA engine
+};
+
+struct EventWaiter;
+
+struct Event {
+  uint32_t id = 0;
+  uint32_t type = 0;
+  bool auto_reset = false;
+  bool signaled = false;
+  uint64_t age = 1;  // incremented by every set (KFD-EVT-6)
+  std::vector<EventWaiter*> waiters;
+  kfd_hsa_memory_exception_data memory{};  // last VM fault, for KFD_IOC_EVENT_MEMORY
+};
+
+struct EventWaiter {
+  Event* event = nullptr;  // null once the event is destroyed while waited on
+  bool activated = false;
+};
+
+struct Process {
+  int fd = -1;
+  bool closed = false;   // descriptor closed while an ioctl was still running
+  int in_flight = 0;     // ioctls running on this process (deletion waits for 0)
+  uint32_t pasid = 0;
+  uint32_t vmid = 0;
+  std::unique_ptr<gpu::vm::GpuVm> vm;
+  int drm_fd = -1;  // render node bound by ACQUIRE_VM
+  std::unique_ptr<HostArena> doorbells;  // 8 KiB, 1024 x 64-bit
+  std::bitset<kDoorbellsPerProcess> doorbell_used;
+  std::map<uint32_t, BufferObject> bos;  // idr -> buffer
+  uint32_t next_idr = 1;
+  std::map<uint32_t, UserQueue> queues;
+  std::map<uint32_t, std::unique_ptr<Event>> events;
+  uint64_t* signal_slots = nullptr;  // event page (user's GTT buffer or the driver's own)
+  uint64_t signal_slot_count = 0;
+  bool signal_page_from_user = false;
+  std::unique_ptr<HostArena> own_event_page;
+  bool xnack_enabled = false;
+  uint64_t scratch_backing_va = 0;
+  uint64_t tba_addr = 0, tma_addr = 0;
+  uint32_t default_policy = KFD_IOC_CACHE_POLICY_COHERENT;
+  uint32_t alternate_policy = KFD_IOC_CACHE_POLICY_COHERENT;
+  uint64_t vm_faults = 0;
+};
+
+}  // namespace rocref::kfd

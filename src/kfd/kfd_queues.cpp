@@ -1,0 +1,171 @@
+// kfd/kfd_queues.cpp - CREATE/DESTROY/UPDATE_QUEUE and SET_CU_MASK.
+//
+// CREATE_QUEUE checks every argument before it changes anything (KFD-Q-1),
+// takes a doorbell of the process's page, builds the MQD and hands the queue
+// to the hardware scheduler (KFD-Q-2). COMPUTE_AQL queues run on the packet
+// processor; SDMA queues are accepted and kept for the SDMA engine.
+#include <hsa/amd_hsa_queue.h>
+#include <linux/kfd_ioctl.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstddef>
+#include <vector>
+
+#include "kfd/aql_hw_queue.h"
+#include "kfd/device_state.h"
+#include "kfd/user_copy.h"
+
+namespace rocref::kfd {
+namespace {
+
+constexpr int kENOTSUPP = 524;  // the kernel-internal ENOTSUPP that amdkfd returns to user space
+constexpr uint64_t kTaskSize = uint64_t{1} << 47;
+constexpr uint32_t kMaxQueuesPerProcess = 1024;  // KFD_MAX_NUM_OF_QUEUES_PER_PROCESS
+
+bool access_ok(uint64_t addr, uint64_t size) { return addr <= kTaskSize && size <= kTaskSize - addr; }
+
+bool queue_active(uint64_t base, uint32_t size, uint32_t percent) { return size > 0 && base != 0 && percent > 0; }
+
+uint32_t pq_control(uint32_t ring_bytes) {
+  return ring_bytes >= 8 ? static_cast<uint32_t>(std::bit_width(ring_bytes / 4)) - 2 : 0;
+}
+
+}  // namespace
+
+void DeviceState::destroy_queue_locked(Process& p, uint32_t id) {
+  auto it = p.queues.find(id);
+  if (it == p.queues.end()) return;
+  if (it->second.hw) hws.remove(it->second.hw.get());  // never stepped again after this returns
+  p.doorbell_used.reset(it->second.doorbell_index);
+  p.queues.erase(it);
+}
+
+// KFD-Q-1, KFD-Q-2
+int kfd_ioctl_create_queue(IoctlCall& c) {
+  auto* args = static_cast<kfd_ioctl_create_queue_args*>(c.args);
+  DeviceState& d = c.dev;
+  Process& p = c.p;
+  // set_queue_properties_from_user
+  if (args->queue_percentage > KFD_MAX_QUEUE_PERCENTAGE) return -EINVAL;
+  if (args->queue_priority > KFD_MAX_QUEUE_PRIORITY) return -EINVAL;
+  if (args->ring_base_address && !access_ok(args->ring_base_address, sizeof(uint64_t))) return -EFAULT;
+  if (args->ring_size != 0 && !std::has_single_bit(args->ring_size)) return -EINVAL;
+  if (!access_ok(args->read_pointer_address, sizeof(uint32_t))) return -EFAULT;
+  if (!access_ok(args->write_pointer_address, sizeof(uint32_t))) return -EFAULT;
+  if (args->eop_buffer_address && !access_ok(args->eop_buffer_address, sizeof(uint32_t))) return -EFAULT;
+  if (args->ctx_save_restore_address && !access_ok(args->ctx_save_restore_address, sizeof(uint32_t)))
+    return -EFAULT;
+  const uint32_t type = args->queue_type;
+  if (type != KFD_IOC_QUEUE_TYPE_COMPUTE && type != KFD_IOC_QUEUE_TYPE_COMPUTE_AQL &&
+      type != KFD_IOC_QUEUE_TYPE_SDMA && type != KFD_IOC_QUEUE_TYPE_SDMA_XGMI)
+    return -kENOTSUPP;
+  if (args->gpu_id != d.gpu_id()) return -EINVAL;
+  if (p.drm_fd < 0) return -ESRCH;  // kfd_bind_process_to_device failed
+  if (p.queues.size() >= kMaxQueuesPerProcess) return -ENOMEM;
+  uint32_t qid = 0;
+  while (p.queues.count(qid)) ++qid;
+  uint32_t db = 0;
+  while (db < kDoorbellsPerProcess && p.doorbell_used.test(db)) ++db;
+  if (db >= kDoorbellsPerProcess) return -ENOMEM;
+
+  UserQueue q;
+  q.id = qid;
+  q.type = type;
+  q.doorbell_index = db;
+  q.props = *args;
+  const bool active = queue_active(args->ring_base_address, args->ring_size, args->queue_percentage);
+  Mqd& m = q.mqd;
+  m.cp_hqd_pq_base = args->ring_base_address;
+  m.cp_hqd_pq_control = pq_control(args->ring_size);
+  m.cp_hqd_pq_rptr_report_addr = args->read_pointer_address;
+  m.cp_hqd_pq_wptr_poll_addr = args->write_pointer_address;
+  m.cp_hqd_pq_doorbell_control = db;
+  m.cp_hqd_eop_base_addr = args->eop_buffer_address;
+  m.cp_hqd_eop_size = args->eop_buffer_size;
+  m.cp_hqd_ctx_save_base_addr = args->ctx_save_restore_address;
+  m.cp_hqd_ctx_save_size = args->ctx_save_restore_size;
+  m.cp_hqd_queue_priority = args->queue_priority;
+  m.cp_hqd_pipe_priority = args->queue_priority > 11 ? 2 : args->queue_priority > 3 ? 1 : 0;
+  m.cp_hqd_quantum = args->queue_percentage;
+  m.cp_hqd_vmid = p.vmid;
+  m.active = active;
+  if (type == KFD_IOC_QUEUE_TYPE_COMPUTE_AQL) {
+    // KFD-Q-3: ROCR's amd_queue_t ends at its write_dispatch_id, which is the write pointer.
+    const uint64_t amd_queue_va = args->write_pointer_address - offsetof(amd_queue_t, write_dispatch_id);
+    q.hw = std::make_unique<AqlHwQueue>(p.pasid, p.vm.get(), &d.ih, amd_queue_va, args->queue_priority, active);
+  }
+  p.doorbell_used.set(db);
+  AqlHwQueue* hw = q.hw.get();
+  p.queues.emplace(qid, std::move(q));
+  if (hw) {
+    d.hws.add(hw);
+    d.hws.start();
+  }
+  args->queue_id = qid;
+  // SOC15: the offset carries the doorbell's byte offset inside the process's 8 KiB page.
+  args->doorbell_offset = kMmapTypeDoorbell | mmap_gpu_id(d.gpu_id()) | (uint64_t{db} * sizeof(uint64_t));
+  return 0;
+}
+
+int kfd_ioctl_destroy_queue(IoctlCall& c) {
+  auto* args = static_cast<kfd_ioctl_destroy_queue_args*>(c.args);
+  if (!c.p.queues.count(args->queue_id)) return -EINVAL;
+  c.dev.destroy_queue_locked(c.p, args->queue_id);
+  return 0;
+}
+
+int kfd_ioctl_update_queue(IoctlCall& c) {
+  auto* args = static_cast<kfd_ioctl_update_queue_args*>(c.args);
+  if (args->queue_percentage > KFD_MAX_QUEUE_PERCENTAGE) return -EINVAL;
+  if (args->queue_priority > KFD_MAX_QUEUE_PRIORITY) return -EINVAL;
+  if (args->ring_base_address && !access_ok(args->ring_base_address, sizeof(uint64_t))) return -EFAULT;
+  if (args->ring_size != 0 && !std::has_single_bit(args->ring_size)) return -EINVAL;
+  auto it = c.p.queues.find(args->queue_id);
+  if (it == c.p.queues.end()) return -EFAULT;  // pqm_update_queue: "No queue %d exists"
+  UserQueue& q = it->second;
+  q.props.ring_base_address = args->ring_base_address;
+  q.props.ring_size = args->ring_size;
+  q.props.queue_percentage = args->queue_percentage;
+  q.props.queue_priority = args->queue_priority;
+  q.mqd.cp_hqd_pq_base = args->ring_base_address;
+  q.mqd.cp_hqd_pq_control = pq_control(args->ring_size);
+  q.mqd.cp_hqd_quantum = args->queue_percentage;
+  q.mqd.cp_hqd_queue_priority = args->queue_priority;
+  q.mqd.active = queue_active(args->ring_base_address, args->ring_size, args->queue_percentage);
+  if (q.hw) {
+    q.hw->set_priority(args->queue_priority);
+    q.hw->set_active(q.mqd.active);
+    c.dev.hws.kick();
+  }
+  return 0;
+}
+
+int kfd_ioctl_set_cu_mask(IoctlCall& c) {
+  auto* args = static_cast<kfd_ioctl_set_cu_mask_args*>(c.args);
+  constexpr uint32_t kMaxCus = 1024;
+  if (args->num_cu_mask % 32 != 0) return -EINVAL;
+  if (args->num_cu_mask == 0) return -EINVAL;
+  const uint32_t bits = std::min(args->num_cu_mask, kMaxCus);  // bits past 1024 are dropped
+  std::vector<uint32_t> mask(bits / 32);
+  if (copy_from_user(mask.data(), args->cu_mask_ptr, mask.size() * sizeof(uint32_t)) != 0) return -EFAULT;
+  auto it = c.p.queues.find(args->queue_id);
+  if (it == c.p.queues.end()) return -EFAULT;
+  it->second.mqd.compute_static_thread_mgmt = std::move(mask);
+  return 0;
+}
+
+int kfd_ioctl_get_queue_wave_state(IoctlCall& c) {
+  auto* args = static_cast<kfd_ioctl_get_queue_wave_state_args*>(c.args);
+  if (!c.p.queues.count(args->queue_id)) return -EINVAL;
+  return -EINVAL;  // no CWSR in the model: get_wave_state is unavailable, as on a CWSR-disabled GPU
+}
+
+int kfd_ioctl_alloc_queue_gws(IoctlCall& c) {
+  auto* args = static_cast<kfd_ioctl_alloc_queue_gws_args*>(c.args);
+  if (!c.p.queues.count(args->queue_id)) return -EINVAL;
+  return -ENODEV;  // gfx900 has no GWS (topology num_gws 0)
+}
+
+}  // namespace rocref::kfd

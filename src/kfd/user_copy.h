@@ -1,0 +1,20 @@
+// kfd/user_copy.h - copy_from_user / copy_to_user for the in-process model.
+//
+// The driver never trusts a user pointer: a bad one is -EFAULT, not a crash.
+// In-process, process_vm_readv/writev on our own pid give the same guarantee
+// (the kernel checks the address range and reports EFAULT).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace rocref::kfd {
+
+// 0 or -EFAULT (null, unmapped or unreadable source).
+int copy_from_user(void* dst, uint64_t user_src, size_t size) noexcept;
+// 0 or -EFAULT (null, unmapped or read-only destination).
+int copy_to_user(uint64_t user_dst, const void* src, size_t size) noexcept;
+// True when [addr, addr + size) is mapped in this process (for USERPTR registration).
+bool user_range_mapped(uint64_t addr, uint64_t size) noexcept;
+
+}  // namespace rocref::kfd
