@@ -5,9 +5,7 @@
 
 #include <cstddef>
 
-#ifdef ROCREF_KFD_HAS_PACKET_PROCESSOR
 #include "gpu/packet_processor.h"
-#endif
 
 namespace rocref::kfd {
 namespace {
@@ -28,7 +26,6 @@ AqlHwQueue::~AqlHwQueue() = default;
 AqlHwQueue* AqlHwQueue::current() noexcept { return t_current; }
 
 bool AqlHwQueue::bind() noexcept {
-#ifdef ROCREF_KFD_HAS_PACKET_PROCESSOR
   CurrentScope scope(this);
   // KFD-Q-5: the CP reads the queue descriptor through GPUVM like any other access.
   auto* q = static_cast<amd_queue_t*>(vm_->translate(amd_queue_va_, sizeof(amd_queue_t), gpu::Access::ReadWrite));
@@ -51,25 +48,25 @@ bool AqlHwQueue::bind() noexcept {
   b.on_error = [this](hsa_status_t, uint64_t) { error_.store(true, std::memory_order_release); };
   processor_ = std::make_unique<gpu::PacketProcessor>(std::move(b));
   return true;
-#else
-  error_.store(true, std::memory_order_release);  // no packet processor in this build
-  return false;
-#endif
 }
 
 bool AqlHwQueue::runnable() noexcept {
   if (!active_.load(std::memory_order_relaxed) || error_.load(std::memory_order_acquire)) return false;
-#ifdef ROCREF_KFD_HAS_PACKET_PROCESSOR
-  return !processor_ || processor_->has_work();
-#else
-  return false;
-#endif
+  if (!processor_) return true;
+  CurrentScope scope(this);
+  faulted_ = false;
+  const bool work = processor_->has_work();  // reads the ring header through GPUVM: may fault
+  if (faulted_) {
+    processor_->inactivate();
+    error_.store(true, std::memory_order_release);
+    return false;
+  }
+  return work;
 }
 
 bool AqlHwQueue::step() noexcept {
   if (!active_.load(std::memory_order_relaxed) || error_.load(std::memory_order_acquire)) return false;
   if (!processor_) return bind();
-#ifdef ROCREF_KFD_HAS_PACKET_PROCESSOR
   CurrentScope scope(this);
   faulted_ = false;
   const gpu::ProcessorStep s = processor_->step();
@@ -81,9 +78,6 @@ bool AqlHwQueue::step() noexcept {
   if (s.action == gpu::ProcessorAction::None) return false;
   steps_.fetch_add(1, std::memory_order_relaxed);
   return true;
-#else
-  return false;
-#endif
 }
 
 }  // namespace rocref::kfd

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 
+#include "gpu/engine_scheduler.h"
 #include "kfd/host_arena.h"
 #include "kfd/hw_scheduler.h"
 #include "kfd/interrupt_ring.h"
@@ -39,6 +40,8 @@ struct DeviceState {
   HostArena mmio;  // the HDP flush page behind MMIO_REMAP
   InterruptRing ih;
   HwScheduler hws;
+  gpu::EngineScheduler engines;  // runs hws.run_slice() as one engine on its thread
+  std::once_flag engines_started;
 
   std::mutex mu;
   std::condition_variable event_cv;
@@ -52,6 +55,9 @@ struct DeviceState {
   uint32_t gpu_id() const noexcept { return topology.gpu().gpu_id; }
   Process* process_by_pasid(uint32_t pasid);
   uint32_t allocate_vmid() const;
+
+  // Starts the engine thread; called without mu (the engine's round takes mu to drain interrupts).
+  void start_engines();
 
   // Handlers run with mu held.
   void drain_interrupts();  // takes mu

@@ -2,21 +2,19 @@
 #include "kfd/hw_scheduler.h"
 
 #include <algorithm>
-#include <chrono>
 
 namespace rocref::kfd {
 
 HwScheduler::HwScheduler(unsigned pipes, unsigned slots_per_pipe, unsigned quantum)
     : slots_(std::max(1u, pipes * slots_per_pipe)), quantum_(std::max(1u, quantum)) {}
 
-HwScheduler::~HwScheduler() { stop(); }
+HwScheduler::~HwScheduler() = default;
 
 void HwScheduler::add(HwQueue* q) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     queues_.push_back(q);
   }
-  kick();
 }
 
 void HwScheduler::remove(HwQueue* q) {
@@ -67,43 +65,6 @@ bool HwScheduler::run_slice() {
   }
   if (after) after();
   return progress;
-}
-
-void HwScheduler::start() {
-  std::lock_guard<std::mutex> lock(thread_mu_);
-  if (running_.load()) return;
-  running_.store(true);
-  register_doorbell_listener(&wake_);
-  thread_ = std::thread([this] { loop(); });
-}
-
-void HwScheduler::stop() {
-  std::lock_guard<std::mutex> lock(thread_mu_);
-  if (!running_.exchange(false)) return;
-  wake_.notify();
-  thread_.join();
-  unregister_doorbell_listener(&wake_);
-}
-
-void HwScheduler::loop() {
-  while (running_.load(std::memory_order_acquire)) {
-    if (run_slice()) continue;
-    // Nothing progressed: sleep until a doorbell store or a poll interval (foreign
-    // producers write doorbells the model cannot see being written).
-    wake_.announce_sleep();
-    bool work = false;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      for (HwQueue* q : queues_) work |= q->runnable();
-    }
-    if (!running_.load(std::memory_order_acquire)) {
-      wake_.cancel_sleep();
-      continue;
-    }
-    // A runnable queue that made no progress waits on something (a barrier's
-    // dependency, a signal): poll it soon, without spinning a core.
-    wake_.sleep_for(std::chrono::microseconds(work ? 100 : 1000));
-  }
 }
 
 }  // namespace rocref::kfd

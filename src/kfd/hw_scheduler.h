@@ -7,19 +7,16 @@
 // each mapped queue up to `quantum` times. More runnable queues than slots is
 // oversubscription: the least recently served rotate in, so every runnable
 // queue of the top priority makes progress (KFD-HWS-3).
-// step()/run_slice() are deterministic for tests; start() runs them on a thread
-// that sleeps on the doorbell wake channel when nothing is runnable.
+// run_slice() is deterministic for tests; the driver registers it as one engine
+// of the GPU model's EngineScheduler, which runs it on its thread and sleeps on
+// the doorbell wake channel when a slice made no progress.
 #pragma once
 
-#include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
-#include <thread>
 #include <vector>
 
-#include "common/engine_wake.h"
 
 namespace rocref::kfd {
 
@@ -50,13 +47,8 @@ class HwScheduler {
 
   // Called after every slice without the scheduler's lock (the driver drains its IH ring).
   void set_after_slice(std::function<void()> fn);
-  void start();  // idempotent
-  void stop();
-  void kick() noexcept { wake_.notify(); }
 
  private:
-  void loop();
-
   const unsigned slots_;
   const unsigned quantum_;
   mutable std::mutex mu_;
@@ -64,10 +56,6 @@ class HwScheduler {
   std::vector<HwQueue*> mapped_;
   uint64_t tick_ = 0;
   std::function<void()> after_slice_;
-  WakeChannel wake_;
-  std::atomic<bool> running_{false};
-  std::thread thread_;
-  std::mutex thread_mu_;
 };
 
 }  // namespace rocref::kfd

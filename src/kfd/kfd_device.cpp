@@ -26,7 +26,14 @@ DeviceState::DeviceState()
   hws.set_after_slice([this] { drain_interrupts(); });
 }
 
-DeviceState::~DeviceState() { hws.stop(); }
+DeviceState::~DeviceState() { engines.stop(); }
+
+void DeviceState::start_engines() {
+  std::call_once(engines_started, [this] {
+    engines.add([this] { return hws.run_slice(); });
+    engines.start();
+  });
+}
 
 Process* DeviceState::process_by_pasid(uint32_t pasid) {
   for (auto& [fd, p] : processes)
@@ -48,7 +55,7 @@ KfdDevice& KfdDevice::instance() {
   static KfdDevice* device = [] {
     auto* d = new KfdDevice();
     // The device lives until exit; its scheduler thread must stop before statics go away.
-    std::atexit([] { instance().impl_->hws.stop(); });
+    std::atexit([] { instance().impl_->engines.stop(); });
     return d;
   }();
   return *device;
@@ -62,6 +69,7 @@ int KfdDevice::open_kfd() {
   auto p = std::make_unique<Process>();
   auto doorbells = std::make_unique<HostArena>("rocref-doorbells", kDoorbellProcessSlice);
   if (!doorbells->ok()) return -ENOMEM;
+  d.start_engines();
   std::lock_guard<std::mutex> lock(d.mu);
   const int fd = kFirstFd + d.next_fd++;
   p->fd = fd;

@@ -101,7 +101,7 @@ int kfd_ioctl_create_queue(IoctlCall& c) {
   p.queues.emplace(qid, std::move(q));
   if (hw) {
     d.hws.add(hw);
-    d.hws.start();
+    d.engines.channel().notify();
   }
   args->queue_id = qid;
   // SOC15: the offset carries the doorbell's byte offset inside the process's 8 KiB page.
@@ -137,7 +137,7 @@ int kfd_ioctl_update_queue(IoctlCall& c) {
   if (q.hw) {
     q.hw->set_priority(args->queue_priority);
     q.hw->set_active(q.mqd.active);
-    c.dev.hws.kick();
+    c.dev.engines.channel().notify();
   }
   return 0;
 }
