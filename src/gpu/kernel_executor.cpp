@@ -74,7 +74,7 @@ std::optional<PacketFault> KernelExecutor::run(const hsa_kernel_dispatch_packet_
   for (uint32_t gz = 0; gz < groups.z; ++gz) {
     for (uint32_t gy = 0; gy < groups.y; ++gy) {
       for (uint32_t gx = 0; gx < groups.x; ++gx) {
-        std::memset(group_.data(), 0, group_.size() * sizeof(std::max_align_t));
+        if (!group_.empty()) std::memset(group_.data(), 0, group_.size() * sizeof(std::max_align_t));
         kernel_abi::WorkItemContext base;
         base.work_group_id = {gx, gy, gz};
         base.work_group_size = wg;

@@ -5,6 +5,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <exception>
 #include <new>
@@ -104,8 +105,11 @@ void WorkGroupFibers::prepare(uint32_t count) {
     f.waiting = false;
     f.fake_stack = nullptr;
 #ifdef ROCREF_ASAN_FIBERS
-    // A previous work-item may have left poisoned redzones on this stack.
-    __asan_unpoison_memory_region(f.stack, f.stack_bytes);
+    // The frames a finished fiber never returned from (trampoline, switch) keep
+    // their redzones poisoned; they lie at the top of the stack, the rest of
+    // which its returning frames already unpoisoned.
+    const size_t stale = std::min<size_t>(f.stack_bytes, 64 << 10);
+    __asan_unpoison_memory_region(static_cast<char*>(f.stack) + f.stack_bytes - stale, stale);
 #endif
     f.context.uc_stack.ss_sp = f.stack;
     f.context.uc_stack.ss_size = f.stack_bytes;
