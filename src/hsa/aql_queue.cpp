@@ -87,21 +87,26 @@ hsa_status_t AqlQueue::init(uint32_t size, hsa_queue_type32_t type) {
       static_cast<uint32_t>(offsetof(amd_queue_t, read_dispatch_id) - offsetof(amd_queue_t, hsa_queue));
   amd_->queue_properties = 1u << AMD_QUEUE_PROPERTIES_IS_PTR64_SHIFT;
 
+  // HSA-QUEUE-5: the error path. The queue-inactive interrupt signal's event and
+  // value go to the thunk as the queue's error event and ErrorReason (libhsakmt
+  // stores both in the context-save area header, where the KFD finds them); the
+  // async handler watches the signal.
+  inactive_ = rt->signal_pool().create(0, AMD_SIGNAL_KIND_USER, true);
+  if (inactive_ == nullptr) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  amd_->queue_inactive_signal = inactive_->handle();
+
   HsaQueueResource resource{};
   resource.Queue_read_ptr_aql = const_cast<HSAuint64*>(&amd_->read_dispatch_id);
   resource.Queue_write_ptr_aql = const_cast<HSAuint64*>(&amd_->write_dispatch_id);
+  resource.ErrorReason = const_cast<HSAint64*>(&inactive_->amd.value);
   if (hsaKmtCreateQueue(agent_.node_id(), HSA_QUEUE_COMPUTE_AQL, 100, HSA_QUEUE_PRIORITY_NORMAL, ring_, ring_bytes_,
-                        nullptr, &resource) != HSAKMT_STATUS_SUCCESS ||
+                        inactive_->event(), &resource) != HSAKMT_STATUS_SUCCESS ||
       resource.Queue_DoorBell_aql == nullptr)
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   kfd_queue_ = true;
   queue_id_ = resource.QueueId;
   doorbell_->amd.hardware_doorbell_ptr = resource.Queue_DoorBell_aql;
 
-  // HSA-QUEUE-5: the error path, an interrupt signal watched by the async handler.
-  inactive_ = rt->signal_pool().create(0, AMD_SIGNAL_KIND_USER, true);
-  if (inactive_ == nullptr) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
-  amd_->queue_inactive_signal = inactive_->handle();
   if (rt->async_handler().add(inactive_, HSA_SIGNAL_CONDITION_NE, 0, &AqlQueue::on_inactive, this) !=
       HSA_STATUS_SUCCESS)
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;

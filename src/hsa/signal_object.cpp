@@ -9,6 +9,10 @@
 #include "common/engine_wake.h"
 #include "hsa/runtime.h"
 
+#if ROCREF_HSA_EVENT_AGE
+#include "thunk/hsakmt_ext.h"
+#endif
+
 namespace rocref::hsa {
 
 sig::Signal SignalObject::view(bool may_sleep) noexcept {
@@ -57,7 +61,19 @@ void SignalObject::sleep_hook(amd_signal_t* signal, int64_t observed, std::chron
   if (now == observed) {
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count();
     const uint32_t bounded = static_cast<uint32_t>(std::clamp<int64_t>(ms, 1, kMaxSleepMs));
+#if ROCREF_HSA_EVENT_AGE
+    // HSA-SIG-4: the event age this thread last saw on this signal; the wait returns
+    // at once if the event fired since, closing the check-then-sleep window.
+    thread_local const SignalObject* t_signal = nullptr;
+    thread_local uint64_t t_age = 1;  // 0 would switch ages off (KFD: backward compatible)
+    if (t_signal != self) {
+      t_signal = self;
+      t_age = 1;
+    }
+    hsaKmtWaitOnEvent_Ext(self->event_, bounded, &t_age);
+#else
     hsaKmtWaitOnEvent(self->event_, bounded);
+#endif
   }
   self->waiters_.fetch_sub(1, std::memory_order_seq_cst);
 }

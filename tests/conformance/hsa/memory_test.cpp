@@ -1,0 +1,195 @@
+// tests/conformance/hsa/memory_test.cpp - regions, memory pools, allocation, copy, fill, access.
+#include <vector>
+
+#include "hsa_fixture.h"
+
+namespace hsa_conformance {
+namespace {
+
+class HsaMemory : public HsaTest {
+ protected:
+  void SetUp() override {
+    HsaTest::SetUp();
+    if (HasFatalFailure()) return;
+    vram_ = find_pool(agents_.gpu, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED);
+    system_ = find_pool(agents_.cpu, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED);
+    kernarg_ = find_pool(agents_.cpu, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT);
+    ASSERT_NE(vram_.handle, 0u);
+    ASSERT_NE(system_.handle, 0u);
+    ASSERT_NE(kernarg_.handle, 0u);
+  }
+  hsa_amd_memory_pool_t vram_{0}, system_{0}, kernarg_{0};
+};
+
+TEST_F(HsaMemory, HSA_MEM_1_EveryAgentHasItsPools) {
+  record_clause("HSA-MEM-1");
+  for (hsa_amd_memory_pool_t pool : {vram_, system_, kernarg_}) {
+    bool allowed = false;
+    size_t size = 0, granule = 0, alignment = 0, max = 0;
+    ASSERT_EQ(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &allowed),
+              HSA_STATUS_SUCCESS);
+    EXPECT_TRUE(allowed);
+    ASSERT_EQ(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SIZE, &size), HSA_STATUS_SUCCESS);
+    EXPECT_GT(size, 0u);
+    ASSERT_EQ(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE, &granule),
+              HSA_STATUS_SUCCESS);
+    ASSERT_EQ(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT, &alignment),
+              HSA_STATUS_SUCCESS);
+    EXPECT_GT(granule, 0u);
+    EXPECT_GT(alignment, 0u);
+    ASSERT_EQ(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE, &max), HSA_STATUS_SUCCESS);
+    EXPECT_LE(max, size);
+  }
+  uint32_t flags = 0;
+  ASSERT_EQ(hsa_amd_memory_pool_get_info(vram_, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags), HSA_STATUS_SUCCESS);
+  EXPECT_FALSE(flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED) << "coarse and fine are exclusive";
+  hsa_amd_memory_pool_access_t access;
+  ASSERT_EQ(hsa_amd_agent_memory_pool_get_info(agents_.gpu, vram_, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, &access),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(access, HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT);
+  ASSERT_EQ(hsa_amd_agent_memory_pool_get_info(agents_.gpu, system_, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, &access),
+            HSA_STATUS_SUCCESS);
+  EXPECT_NE(access, HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED);
+}
+
+TEST_F(HsaMemory, HSA_MEM_1_GpuRegionsIncludeAKernargRegion) {
+  record_clause("HSA-MEM-1");
+  struct Found {
+    bool kernarg = false;
+    bool coarse = false;
+  } found;
+  ASSERT_EQ(hsa_agent_iterate_regions(
+                agents_.gpu,
+                [](hsa_region_t region, void* data) {
+                  auto* f = static_cast<Found*>(data);
+                  hsa_region_segment_t segment;
+                  uint32_t flags = 0;
+                  if (hsa_region_get_info(region, HSA_REGION_INFO_SEGMENT, &segment) != HSA_STATUS_SUCCESS)
+                    return HSA_STATUS_ERROR;
+                  if (segment != HSA_REGION_SEGMENT_GLOBAL) return HSA_STATUS_SUCCESS;
+                  hsa_region_get_info(region, HSA_REGION_INFO_GLOBAL_FLAGS, &flags);
+                  f->kernarg = f->kernarg || (flags & HSA_REGION_GLOBAL_FLAG_KERNARG);
+                  f->coarse = f->coarse || (flags & HSA_REGION_GLOBAL_FLAG_COARSE_GRAINED);
+                  return HSA_STATUS_SUCCESS;
+                },
+                &found),
+            HSA_STATUS_SUCCESS);
+  EXPECT_TRUE(found.kernarg);
+  EXPECT_TRUE(found.coarse);
+  size_t size = 0;
+  EXPECT_EQ(hsa_region_get_info(hsa_region_t{0}, HSA_REGION_INFO_SIZE, &size), HSA_STATUS_ERROR_INVALID_REGION);
+}
+
+TEST_F(HsaMemory, HSA_MEM_3_AllocateCopyFreeRoundTrip) {
+  record_clause("HSA-MEM-3");
+  constexpr size_t kBytes = 3 * 4096 + 100;
+  void* host = nullptr;
+  void* device = nullptr;
+  void* back = nullptr;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(system_, kBytes, 0, &host), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(vram_, kBytes, 0, &device), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(system_, kBytes, 0, &back), HSA_STATUS_SUCCESS);
+  size_t alignment = 0;
+  hsa_amd_memory_pool_get_info(vram_, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT, &alignment);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(device) % alignment, 0u);
+  auto* bytes = static_cast<uint8_t*>(host);
+  for (size_t i = 0; i < kBytes; ++i) bytes[i] = static_cast<uint8_t>(i * 7 + 3);
+  ASSERT_EQ(hsa_amd_agents_allow_access(1, &agents_.gpu, nullptr, host), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_memory_copy(device, host, kBytes), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_memory_copy(back, device, kBytes), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(std::memcmp(host, back, kBytes), 0);
+  EXPECT_EQ(hsa_memory_copy(back, device, 0), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_amd_memory_pool_free(device), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_amd_memory_pool_free(back), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_memory_free(host), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_memory_free(nullptr), HSA_STATUS_SUCCESS);
+}
+
+TEST_F(HsaMemory, HSA_MEM_3_RegionAllocateUsesTheSameRules) {
+  record_clause("HSA-MEM-3");
+  hsa_region_t kernarg{0};
+  hsa_agent_iterate_regions(
+      agents_.gpu,
+      [](hsa_region_t region, void* data) {
+        uint32_t flags = 0;
+        hsa_region_get_info(region, HSA_REGION_INFO_GLOBAL_FLAGS, &flags);
+        if (flags & HSA_REGION_GLOBAL_FLAG_KERNARG) {
+          *static_cast<hsa_region_t*>(data) = region;
+          return HSA_STATUS_INFO_BREAK;
+        }
+        return HSA_STATUS_SUCCESS;
+      },
+      &kernarg);
+  ASSERT_NE(kernarg.handle, 0u);
+  void* ptr = nullptr;
+  ASSERT_EQ(hsa_memory_allocate(kernarg, 256, &ptr), HSA_STATUS_SUCCESS);
+  std::memset(ptr, 0xab, 256);  // kernarg memory is host-written
+  EXPECT_EQ(hsa_memory_free(ptr), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_memory_allocate(kernarg, 0, &ptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_memory_allocate(kernarg, 64, nullptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_memory_allocate(hsa_region_t{0}, 64, &ptr), HSA_STATUS_ERROR_INVALID_REGION);
+}
+
+TEST_F(HsaMemory, HSA_MEM_3_BadAllocationsAreRejected) {
+  record_clause("HSA-MEM-3");
+  void* ptr = reinterpret_cast<void*>(0x1234);
+  EXPECT_EQ(hsa_amd_memory_pool_allocate(vram_, 0, 0, &ptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_memory_pool_allocate(vram_, 4096, 0, nullptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_memory_pool_allocate(vram_, 4096, 1, &ptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t{0}, 4096, 0, &ptr),
+            HSA_STATUS_ERROR_INVALID_MEMORY_POOL);
+  size_t max = 0;
+  ASSERT_EQ(hsa_amd_memory_pool_get_info(vram_, HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE, &max), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_amd_memory_pool_allocate(vram_, max + 4096, 0, &ptr), HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  EXPECT_EQ(ptr, reinterpret_cast<void*>(0x1234)) << "a failed allocation wrote the result";
+  EXPECT_EQ(hsa_amd_memory_pool_get_info(vram_, HSA_AMD_MEMORY_POOL_INFO_SIZE, nullptr),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_memory_pool_get_info(vram_, static_cast<hsa_amd_memory_pool_info_t>(0x777), &max),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_F(HsaMemory, HSA_MEM_4_CopyRejectsNullPointers) {
+  record_clause("HSA-MEM-4");
+  uint32_t word = 5;
+  EXPECT_EQ(hsa_memory_copy(nullptr, &word, sizeof word), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_memory_copy(&word, nullptr, sizeof word), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(word, 5u);
+}
+
+TEST_F(HsaMemory, HSA_MEM_5_FillWritesEveryWordOfTheRange) {
+  record_clause("HSA-MEM-5");
+  constexpr size_t kWords = 5000;
+  void* device = nullptr;
+  void* host = nullptr;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(vram_, (kWords + 8) * 4, 0, &device), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(system_, (kWords + 8) * 4, 0, &host), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_fill(device, 0x11111111u, kWords + 8), HSA_STATUS_SUCCESS);
+  auto* words = static_cast<uint32_t*>(device);
+  ASSERT_EQ(hsa_amd_memory_fill(words + 4, 0xdeadbeefu, kWords), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_memory_copy(host, device, (kWords + 8) * 4), HSA_STATUS_SUCCESS);
+  const auto* out = static_cast<const uint32_t*>(host);
+  for (size_t i = 0; i < kWords + 8; ++i)
+    ASSERT_EQ(out[i], (i >= 4 && i < kWords + 4) ? 0xdeadbeefu : 0x11111111u) << "word " << i;
+  EXPECT_EQ(hsa_amd_memory_fill(static_cast<uint8_t*>(device) + 2, 1, 1), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_memory_fill(nullptr, 1, 1), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_memory_copy(host, device, 4), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(*out, 0x11111111u) << "a rejected fill changed memory";
+  hsa_amd_memory_pool_free(device);
+  hsa_amd_memory_pool_free(host);
+}
+
+TEST_F(HsaMemory, HSA_MEM_6_AllowAccessChecksItsArguments) {
+  record_clause("HSA-MEM-6");
+  void* ptr = nullptr;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(vram_, 4096, 0, &ptr), HSA_STATUS_SUCCESS);
+  hsa_agent_t both[2] = {agents_.cpu, agents_.gpu};
+  EXPECT_EQ(hsa_amd_agents_allow_access(2, both, nullptr, ptr), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_amd_agents_allow_access(0, both, nullptr, ptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_agents_allow_access(1, nullptr, nullptr, ptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  const uint32_t flags[2] = {0, 0};
+  EXPECT_EQ(hsa_amd_agents_allow_access(2, both, flags, ptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_memory_pool_free(ptr), HSA_STATUS_SUCCESS);
+}
+
+}  // namespace
+}  // namespace hsa_conformance
