@@ -9,6 +9,8 @@
 #include <cstdarg>
 
 #include "kfd/kfd_device.h"
+#include "preload/debug_log.h"
+#include "preload/ioctl_fds.h"
 #include "preload/model_fds.h"
 #include "preload/real_calls.h"
 #include "preload/reentry.h"
@@ -26,8 +28,10 @@ void* do_mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offs
       void* p = rocref::kfd::KfdDevice::instance().mmap(addr, length, prot, flags, model, offset, &error);
       if (p == nullptr || p == MAP_FAILED) {
         errno = error < 0 ? -error : (error > 0 ? error : EINVAL);
+        rp::debug_log("mmap fd %d offset 0x%llx len 0x%zx -> errno %d", fd, (unsigned long long)offset, length, errno);
         return MAP_FAILED;
       }
+      rp::debug_log("mmap fd %d offset 0x%llx len 0x%zx -> %p", fd, (unsigned long long)offset, length, p);
       return p;
     }
   }
@@ -60,7 +64,8 @@ ROCREF_EXPORT int ioctl(int fd, unsigned long request, ...) {
     const int model = rp::model_fd_of(fd);
     if (model >= 0) {
       rp::ModelScope scope;
-      const int rc = rocref::kfd::KfdDevice::instance().ioctl(model, request, arg);
+      const int rc = rp::model_ioctl(model, request, arg);
+      rp::debug_log("ioctl fd %d nr 0x%02lx size %lu -> %d", fd, request & 0xff, (request >> 16) & 0x3fff, rc);
       if (rc < 0) {
         errno = -rc;
         return -1;

@@ -6,6 +6,7 @@
 #include <cerrno>
 
 #include "kfd/kfd_device.h"
+#include "preload/debug_log.h"
 #include "preload/model_fds.h"
 #include "preload/reentry.h"
 
@@ -16,6 +17,8 @@ int open_model_device(const ResolvedPath& where, int flags) noexcept {
   auto& kfd = rocref::kfd::KfdDevice::instance();
   // PRE-OPEN-1: each open is a new model context, as each open of the real device is.
   const int model = where.kind == PathKind::Kfd ? kfd.open_kfd() : kfd.open_render(where.render_minor);
+  debug_log("open %s%u -> model %d", where.kind == PathKind::Kfd ? "/dev/kfd" : "/dev/dri/renderD",
+            where.kind == PathKind::Kfd ? 0u : where.render_minor, model);
   if (model < 0) {
     errno = -model;
     return -1;

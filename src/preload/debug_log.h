@@ -1,0 +1,10 @@
+// preload/debug_log.h - ROCREF_PRELOAD_TRACE=1: one stderr line per answered open, ioctl and mmap.
+#pragma once
+
+namespace rocref::preload {
+
+bool debug_enabled() noexcept;
+// printf-style; written with one write(2) so lines from threads do not interleave.
+void debug_log(const char* fmt, ...) noexcept __attribute__((format(printf, 1, 2)));
+
+}  // namespace rocref::preload
