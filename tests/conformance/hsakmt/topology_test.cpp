@@ -1,0 +1,112 @@
+// tests/conformance/hsakmt/topology_test.cpp - system, node, memory, cache and io-link properties.
+#include "hsakmt_fixture.h"
+
+#include <vector>
+
+namespace hsakmt_conformance {
+namespace {
+
+using Hsakmt_Topology = Hsakmt;
+
+TEST_F(Hsakmt_Topology, AcquireSystemPropertiesNullReturnsInvalidParameter) {
+  EXPECT_EQ(hsaKmtAcquireSystemProperties(nullptr), HSAKMT_STATUS_INVALID_PARAMETER);
+}
+
+TEST_F(Hsakmt_Topology, GetNodePropertiesBadNodeReturnsInvalidNodeUnit) {
+  HsaNodeProperties p{};
+  EXPECT_EQ(hsaKmtGetNodeProperties(sys_.NumNodes, &p), HSAKMT_STATUS_INVALID_NODE_UNIT);
+  EXPECT_EQ(hsaKmtGetNodeProperties(0xffffffffu, &p), HSAKMT_STATUS_INVALID_NODE_UNIT);
+}
+
+TEST_F(Hsakmt_Topology, GetNodePropertiesNullReturnsInvalidParameter) {
+  EXPECT_EQ(hsaKmtGetNodeProperties(0, nullptr), HSAKMT_STATUS_INVALID_PARAMETER);
+}
+
+// What ROCR asserts on: a GPU node that agrees with itself.
+TEST_F(Hsakmt_Topology, GpuNodeIsSelfConsistent) {
+  EXPECT_GT(gpu_.NumSIMDPerCU, 0u);
+  EXPECT_EQ(gpu_.NumFComputeCores % gpu_.NumSIMDPerCU, 0u);
+  EXPECT_GE(gpu_.EngineId.ui32.Major, 7u);
+  EXPECT_GT(gpu_.LocalMemSize, 0u);
+  EXPECT_GE(gpu_.DrmRenderMinor, 128);
+  EXPECT_GT(gpu_.WaveFrontSize, 0u);
+  EXPECT_GE(gpu_.NumCaches, 1u);
+  EXPECT_GE(gpu_.NumMemoryBanks, 1u);
+  std::vector<HsaCacheProperties> caches(gpu_.NumCaches);
+  ASSERT_EQ(hsaKmtGetNodeCacheProperties(gpu_node_, gpu_.FComputeIdLo, gpu_.NumCaches, caches.data()),
+            HSAKMT_STATUS_SUCCESS);
+  bool hsa_cu = false;
+  for (const auto& c : caches) hsa_cu |= c.CacheType.ui32.HSACU != 0;
+  EXPECT_TRUE(hsa_cu) << "a GPU node needs a cache of the HSA-CU type";
+}
+
+TEST_F(Hsakmt_Topology, GpuMemoryBanksIncludeFrameBufferAndThunkHeaps) {
+  std::vector<HsaMemoryProperties> banks(gpu_.NumMemoryBanks);
+  ASSERT_EQ(hsaKmtGetNodeMemoryProperties(gpu_node_, gpu_.NumMemoryBanks, banks.data()), HSAKMT_STATUS_SUCCESS);
+  bool fb = false, lds = false, scratch = false;
+  for (const auto& b : banks) {
+    fb |= (b.HeapType == HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC || b.HeapType == HSA_HEAPTYPE_FRAME_BUFFER_PRIVATE) &&
+          b.SizeInBytes > 0;
+    lds |= b.HeapType == HSA_HEAPTYPE_GPU_LDS && b.SizeInBytes == uint64_t{gpu_.LDSSizeInKB} * 1024;
+    scratch |= b.HeapType == HSA_HEAPTYPE_GPU_SCRATCH && b.SizeInBytes > 0;
+  }
+  EXPECT_TRUE(fb);
+  EXPECT_TRUE(lds);
+  EXPECT_TRUE(scratch);
+}
+
+TEST_F(Hsakmt_Topology, GetNodeMemoryPropertiesBadNodeAndNull) {
+  HsaMemoryProperties m{};
+  EXPECT_EQ(hsaKmtGetNodeMemoryProperties(sys_.NumNodes, 1, &m), HSAKMT_STATUS_INVALID_NODE_UNIT);
+  EXPECT_EQ(hsaKmtGetNodeMemoryProperties(0, 1, nullptr), HSAKMT_STATUS_INVALID_PARAMETER);
+}
+
+TEST_F(Hsakmt_Topology, GetNodeCachePropertiesTooManyReturnsInvalidParameter) {
+  std::vector<HsaCacheProperties> caches(gpu_.NumCaches + 1);
+  EXPECT_EQ(hsaKmtGetNodeCacheProperties(gpu_node_, 0, gpu_.NumCaches + 1, caches.data()),
+            HSAKMT_STATUS_INVALID_PARAMETER);
+  EXPECT_EQ(hsaKmtGetNodeCacheProperties(sys_.NumNodes, 0, 1, caches.data()), HSAKMT_STATUS_INVALID_NODE_UNIT);
+  EXPECT_EQ(hsaKmtGetNodeCacheProperties(gpu_node_, 0, 1, nullptr), HSAKMT_STATUS_INVALID_PARAMETER);
+}
+
+TEST_F(Hsakmt_Topology, IoLinksConnectExistingNodesBothWays) {
+  std::vector<std::vector<HsaIoLinkProperties>> links(sys_.NumNodes);
+  for (uint32_t n = 0; n < sys_.NumNodes; ++n) {
+    HsaNodeProperties p{};
+    ASSERT_EQ(hsaKmtGetNodeProperties(n, &p), HSAKMT_STATUS_SUCCESS);
+    links[n].resize(p.NumIOLinks);
+    ASSERT_EQ(hsaKmtGetNodeIoLinkProperties(n, p.NumIOLinks, links[n].data()), HSAKMT_STATUS_SUCCESS);
+    for (const auto& l : links[n]) {
+      EXPECT_EQ(l.NodeFrom, n);
+      EXPECT_LT(l.NodeTo, sys_.NumNodes);
+    }
+  }
+  for (uint32_t n = 0; n < sys_.NumNodes; ++n)
+    for (const auto& l : links[n]) {
+      bool back = false;
+      for (const auto& r : links[l.NodeTo]) back |= r.NodeTo == n;
+      EXPECT_TRUE(back) << "link " << n << " -> " << l.NodeTo << " has no way back";
+    }
+}
+
+TEST_F(Hsakmt_Topology, GetNodeIoLinkPropertiesTooManyAndBadNode) {
+  std::vector<HsaIoLinkProperties> links(gpu_.NumIOLinks + 1);
+  EXPECT_EQ(hsaKmtGetNodeIoLinkProperties(gpu_node_, gpu_.NumIOLinks + 1, links.data()),
+            HSAKMT_STATUS_INVALID_PARAMETER);
+  EXPECT_EQ(hsaKmtGetNodeIoLinkProperties(sys_.NumNodes, 1, links.data()), HSAKMT_STATUS_INVALID_NODE_UNIT);
+  EXPECT_EQ(hsaKmtGetNodeIoLinkProperties(0, 1, nullptr), HSAKMT_STATUS_INVALID_PARAMETER);
+}
+
+// Node ids mean something only inside an Acquire/Release snapshot (libhsakmt's validate_nodeid).
+TEST_F(Hsakmt_Topology, NodeCallsAfterReleaseReturnInvalidNodeUnit) {
+  ASSERT_EQ(hsaKmtReleaseSystemProperties(), HSAKMT_STATUS_SUCCESS);
+  HsaNodeProperties p{};
+  EXPECT_EQ(hsaKmtGetNodeProperties(gpu_node_, &p), HSAKMT_STATUS_INVALID_NODE_UNIT);
+  void* mem = nullptr;
+  EXPECT_EQ(hsaKmtAllocMemory(gpu_node_, 4096, vram_flags(), &mem), HSAKMT_STATUS_INVALID_NODE_UNIT);
+  ASSERT_EQ(hsaKmtAcquireSystemProperties(&sys_), HSAKMT_STATUS_SUCCESS);
+  EXPECT_EQ(hsaKmtGetNodeProperties(gpu_node_, &p), HSAKMT_STATUS_SUCCESS);
+}
+
+}  // namespace
+}  // namespace hsakmt_conformance
