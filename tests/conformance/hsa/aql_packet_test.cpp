@@ -36,7 +36,9 @@ class HsaAql : public HsaTest {
               HSA_STATUS_SUCCESS);
   }
   void TearDown() override {
-    if (queue_ != nullptr) EXPECT_EQ(hsa_queue_destroy(queue_), HSA_STATUS_SUCCESS);
+    if (queue_ != nullptr) {
+      EXPECT_EQ(hsa_queue_destroy(queue_), HSA_STATUS_SUCCESS);
+    }
     HsaTest::TearDown();
   }
 
