@@ -7,6 +7,21 @@
 // launches. Steppable: every call of a step function performs at most one
 // observable action, named like the model's actions (models/aql_queue_model.h)
 // so the property tests can check refinement step by step.
+//
+// Error codes: a malformed packet or unknown kernel object is
+// HSA_STATUS_ERROR_INVALID_PACKET_FORMAT; an address that does not translate
+// is HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION (a GPU page fault); a group
+// segment over 64 KiB is HSA_STATUS_ERROR_OUT_OF_RESOURCES; a kernel that
+// throws or a failing agent is HSA_STATUS_ERROR_EXCEPTION. A queue in error
+// launches nothing more; packets it launched before may still complete.
+//
+// Mutants honoured (rocref_gpu_mutable): HeaderResetAfterReadIndex (AdvanceRead
+// before ResetHeader), InvalidHeaderConsumed (an INVALID slot launched as a
+// packet with no signal), IgnoreBarrierBit, BarrierOrNeedsAll,
+// VendorTypeAcceptedAsValid (the AQL-INV-2 check: a type-0 header without a
+// known AMD format launches as a no-op that decrements its completion signal,
+// a false completion, instead of a queue error), NonAtomicSignalDecrement (in
+// sig::complete_signal).
 #pragma once
 
 #include <hsa/amd_hsa_queue.h>
@@ -85,7 +100,9 @@ class PacketProcessor {
   // Tries to complete the in-flight packet at position `index` (launch order).
   // A kernel dispatch runs its grid here; a barrier completes only when its rule holds.
   ProcessorStep step_complete(size_t index);
-  // Default policy: complete what can complete (oldest first), else fetch.
+  // Default policy: finish retiring a launched packet (ResetHeader, AdvanceRead:
+  // frees its slot before any kernel runs), else complete what can complete
+  // (oldest first), else try the next launch.
   ProcessorStep step();
   // Runs step() until it does nothing; returns the number of actions.
   uint64_t drain(uint64_t max_steps = UINT64_MAX);

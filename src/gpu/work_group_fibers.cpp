@@ -1,8 +1,7 @@
-// gpu/work_group_fibers.cpp - ucontext fibers for the work-items of a work-group.
+// gpu/work_group_fibers.cpp - fibers for the work-items of a work-group.
 #include "gpu/work_group_fibers.h"
 
 #include <sys/mman.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +9,8 @@
 #include <exception>
 #include <new>
 #include <stdexcept>
+
+#include "gpu/fiber_switch.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define ROCREF_ASAN_FIBERS 1
@@ -37,13 +38,11 @@
 namespace rocref::gpu {
 
 struct WorkGroupFibers::Fiber {
-  ucontext_t context{};
+  FiberContext context;
   void* mapping = nullptr;  // guard page + stack
   size_t mapping_bytes = 0;
   void* stack = nullptr;
   size_t stack_bytes = 0;
-  bool done = false;
-  bool waiting = false;       // suspended in work_group_barrier()
   void* fake_stack = nullptr;  // ASan's fake stack while suspended
   void* tsan_fiber = nullptr;
 };
@@ -51,7 +50,7 @@ struct WorkGroupFibers::Fiber {
 namespace {
 
 // The runner whose fibers execute on this thread; the trampoline and the
-// barrier hook are plain functions (makecontext and kernel_abi take no closure).
+// barrier hook are plain functions (fiber entry and kernel_abi take no closure).
 thread_local WorkGroupFibers* t_active = nullptr;
 
 void no_barrier() {}
@@ -70,7 +69,7 @@ WorkGroupFibers::WorkGroupFibers(size_t stack_bytes) : stack_bytes_(stack_bytes)
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   stack_bytes_ = (stack_bytes_ + page - 1) / page * page;
   if (stack_bytes_ < 4 * page) stack_bytes_ = 4 * page;
-  scheduler_context_ = new ucontext_t{};
+  scheduler_context_ = new FiberContext{};
 }
 
 WorkGroupFibers::~WorkGroupFibers() {
@@ -78,69 +77,70 @@ WorkGroupFibers::~WorkGroupFibers() {
     munmap(f->mapping, f->mapping_bytes);
     delete f;
   }
-  delete static_cast<ucontext_t*>(scheduler_context_);
+  delete static_cast<FiberContext*>(scheduler_context_);
 }
 
-void WorkGroupFibers::prepare(uint32_t count) {
+uint32_t WorkGroupFibers::acquire_fiber() {
+  if (!free_fibers_.empty()) {
+    const uint32_t index = free_fibers_.back();
+    free_fibers_.pop_back();
+    return index;
+  }
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  while (fibers_.size() < count) {
-    auto* f = new Fiber;
-    f->mapping_bytes = stack_bytes_ + page;
-    // NORESERVE: a thousand mostly untouched stacks cost address space, not memory.
-    f->mapping = mmap(nullptr, f->mapping_bytes, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (f->mapping == MAP_FAILED) {
-      delete f;
-      throw std::bad_alloc();
-    }
-    mprotect(f->mapping, page, PROT_NONE);  // overflow faults instead of corrupting a neighbour
-    f->stack = static_cast<char*>(f->mapping) + page;
-    f->stack_bytes = stack_bytes_;
-    getcontext(&f->context);
-    fibers_.push_back(f);
+  auto* f = new Fiber;
+  f->mapping_bytes = stack_bytes_ + page;
+  // NORESERVE: a thousand mostly untouched stacks cost address space, not memory.
+  f->mapping = mmap(nullptr, f->mapping_bytes, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (f->mapping == MAP_FAILED) {
+    delete f;
+    throw std::bad_alloc();
   }
-  for (uint32_t i = 0; i < count; ++i) {
-    Fiber& f = *fibers_[i];
-    f.done = false;
-    f.waiting = false;
-    f.fake_stack = nullptr;
+  mprotect(f->mapping, page, PROT_NONE);  // overflow faults instead of corrupting a neighbour
+  f->stack = static_cast<char*>(f->mapping) + page;
+  f->stack_bytes = stack_bytes_;
+  fibers_.push_back(f);
+  return static_cast<uint32_t>(fibers_.size() - 1);
+}
+
+void WorkGroupFibers::start(uint32_t item) {
+  const uint32_t index = acquire_fiber();
+  Fiber& f = *fibers_[index];
+  f.fake_stack = nullptr;
 #ifdef ROCREF_ASAN_FIBERS
-    // The frames a finished fiber never returned from (trampoline, switch) keep
-    // their redzones poisoned; they lie at the top of the stack, the rest of
-    // which its returning frames already unpoisoned.
-    const size_t stale = std::min<size_t>(f.stack_bytes, 64 << 10);
-    __asan_unpoison_memory_region(static_cast<char*>(f.stack) + f.stack_bytes - stale, stale);
+  // The frames a finished fiber never returned from (trampoline, switch) keep
+  // their redzones poisoned; they lie at the top of the stack, the rest of
+  // which its returning frames already unpoisoned.
+  const size_t stale = std::min<size_t>(f.stack_bytes, 64 << 10);
+  __asan_unpoison_memory_region(static_cast<char*>(f.stack) + f.stack_bytes - stale, stale);
 #endif
-    f.context.uc_stack.ss_sp = f.stack;
-    f.context.uc_stack.ss_size = f.stack_bytes;
-    f.context.uc_link = nullptr;
-    makecontext(&f.context, &WorkGroupFibers::trampoline, 0);
+  fiber_prepare(f.context, f.stack, f.stack_bytes, &WorkGroupFibers::trampoline);
 #ifdef ROCREF_TSAN_FIBERS
-    f.tsan_fiber = __tsan_create_fiber(0);
+  f.tsan_fiber = __tsan_create_fiber(0);
 #endif
-  }
+  item_fiber_[item] = index;
+  item_state_[item] = ItemState::Runnable;
 }
 
 void WorkGroupFibers::resume(uint32_t index) {
   Fiber& f = *fibers_[index];
-  running_ = index;
   ++switches_;
-  auto* scheduler = static_cast<ucontext_t*>(scheduler_context_);
+  auto* scheduler = static_cast<FiberContext*>(scheduler_context_);
 #ifdef ROCREF_ASAN_FIBERS
   __sanitizer_start_switch_fiber(&scheduler_fake_stack_, f.stack, f.stack_bytes);
 #endif
 #ifdef ROCREF_TSAN_FIBERS
   __tsan_switch_to_fiber(f.tsan_fiber, 0);
 #endif
-  swapcontext(scheduler, &f.context);
+  fiber_switch(*scheduler, f.context);
 #ifdef ROCREF_ASAN_FIBERS
   __sanitizer_finish_switch_fiber(scheduler_fake_stack_, nullptr, nullptr);
 #endif
 }
 
 void WorkGroupFibers::yield_to_scheduler(bool finished) {
-  Fiber& f = *fibers_[running_];
-  auto* scheduler = static_cast<ucontext_t*>(scheduler_context_);
+  Fiber& f = *fibers_[item_fiber_[running_item_]];
+  auto* scheduler = static_cast<FiberContext*>(scheduler_context_);
 #ifdef ROCREF_ASAN_FIBERS
   // A finished fiber never comes back: ASan may drop its fake stack.
   __sanitizer_start_switch_fiber(finished ? nullptr : &f.fake_stack, scheduler_stack_bottom_,
@@ -149,8 +149,8 @@ void WorkGroupFibers::yield_to_scheduler(bool finished) {
 #ifdef ROCREF_TSAN_FIBERS
   __tsan_switch_to_fiber(scheduler_tsan_fiber_, 0);
 #endif
-  swapcontext(&f.context, scheduler);
   (void)finished;
+  fiber_switch(f.context, *scheduler);
 #ifdef ROCREF_ASAN_FIBERS
   __sanitizer_finish_switch_fiber(f.fake_stack, &scheduler_stack_bottom_, &scheduler_stack_size_);
 #endif
@@ -169,7 +169,7 @@ void WorkGroupFibers::trampoline() {
   } catch (...) {
     if (!self->failure_) self->failure_ = "work-item threw a non-standard exception";
   }
-  self->fibers_[self->running_]->done = true;
+  self->item_state_[self->running_item_] = ItemState::Done;
   --self->live_;
   self->yield_to_scheduler(true);
   std::abort();  // a finished fiber is never resumed
@@ -178,9 +178,7 @@ void WorkGroupFibers::trampoline() {
 void WorkGroupFibers::barrier_hook() {
   WorkGroupFibers* self = t_active;
   if (self == nullptr) throw std::logic_error("work-group barrier outside a work-group");
-  Fiber& f = *self->fibers_[self->running_];
-  f.waiting = true;
-  ++self->arrived_;
+  self->item_state_[self->running_item_] = ItemState::Waiting;
   self->yield_to_scheduler(false);
 }
 
@@ -204,38 +202,40 @@ std::optional<std::string> WorkGroupFibers::run(kernel_abi::KernelEntry entry, c
     return failure;
   }
   const auto count = static_cast<uint32_t>(items.size());
-  prepare(count);
   WorkGroupFibers* previous = t_active;
   t_active = this;
   entry_ = entry;
   kernarg_ = kernarg;
+  item_state_.assign(count, ItemState::NotStarted);
+  item_fiber_.assign(count, 0);
   live_ = count;
-  arrived_ = 0;
   failure_.reset();
 #ifdef ROCREF_TSAN_FIBERS
   scheduler_tsan_fiber_ = __tsan_get_current_fiber();
 #endif
   kernel_abi::set_barrier_hook(&WorkGroupFibers::barrier_hook);
   while (live_ > 0) {
-    // Every runnable fiber runs until it finishes or reaches the barrier...
+    // Every runnable work-item runs until it finishes or reaches the barrier...
     for (uint32_t i = 0; i < count; ++i) {
-      Fiber& f = *fibers_[i];
-      if (f.done || f.waiting) continue;
+      if (item_state_[i] == ItemState::NotStarted) start(i);
+      if (item_state_[i] != ItemState::Runnable) continue;
+      running_item_ = i;
       kernel_abi::set_current(&items[i]);
-      resume(i);
+      resume(item_fiber_[i]);
+      if (item_state_[i] == ItemState::Done) {
+#ifdef ROCREF_TSAN_FIBERS
+        __tsan_destroy_fiber(fibers_[item_fiber_[i]]->tsan_fiber);
+#endif
+        free_fibers_.push_back(item_fiber_[i]);
+      }
     }
-    // ...so after a pass every live fiber waits at it: release them all.
-    for (uint32_t i = 0; i < count; ++i) fibers_[i]->waiting = false;
-    arrived_ = 0;
+    // ...so after a pass every live work-item waits at it: release them all.
+    for (ItemState& s : item_state_) {
+      if (s == ItemState::Waiting) s = ItemState::Runnable;
+    }
   }
   kernel_abi::set_current(nullptr);
   kernel_abi::set_barrier_hook(nullptr);
-#ifdef ROCREF_TSAN_FIBERS
-  for (uint32_t i = 0; i < count; ++i) {
-    __tsan_destroy_fiber(fibers_[i]->tsan_fiber);
-    fibers_[i]->tsan_fiber = nullptr;
-  }
-#endif
   t_active = previous;
   return failure_;
 }

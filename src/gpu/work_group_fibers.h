@@ -1,10 +1,11 @@
 // gpu/work_group_fibers.h - runs the work-items of one work-group as fibers.
 //
-// Each work-item gets its own ucontext fiber and stack, so a kernel's
-// work_group_barrier() (__syncthreads) suspends the work-item and lets the
-// others run until every live work-item has reached the barrier, as the
-// hardware barrier does (finished work-items no longer count). Stacks are
-// reused from dispatch to dispatch. Built with ASan or TSan, every switch is
+// Each work-item runs on a fiber with its own stack (gpu/fiber_switch.h), so a
+// kernel's work_group_barrier() (__syncthreads) suspends the work-item and lets
+// the others run until every live work-item has reached the barrier, as the
+// hardware barrier does (finished work-items no longer count). A finished
+// work-item's fiber and stack serve the next one, so a kernel without barriers
+// runs on one warm stack; stacks are kept from dispatch to dispatch. Built with ASan or TSan, every switch is
 // announced to the sanitizer so its stack and happens-before tracking follow
 // the fibers.
 #pragma once
@@ -38,21 +39,25 @@ class WorkGroupFibers {
 
  private:
   struct Fiber;
-  void prepare(uint32_t count);
-  void resume(uint32_t index);
+  enum class ItemState : uint8_t { NotStarted, Runnable, Waiting, Done };
+  uint32_t acquire_fiber();
+  void start(uint32_t item);
+  void resume(uint32_t fiber);
   void yield_to_scheduler(bool finished);
   static void trampoline();
   static void barrier_hook();
 
   size_t stack_bytes_;
   std::vector<Fiber*> fibers_;
-  void* scheduler_context_ = nullptr;  // ucontext_t of the thread that calls run()
+  std::vector<uint32_t> free_fibers_;  // a finished work-item's fiber serves the next one
+  void* scheduler_context_ = nullptr;  // FiberContext of the thread that calls run()
   // Per run:
   kernel_abi::KernelEntry entry_ = nullptr;
   const void* kernarg_ = nullptr;
+  std::vector<ItemState> item_state_;
+  std::vector<uint32_t> item_fiber_;
+  uint32_t running_item_ = 0;
   uint32_t live_ = 0;
-  uint32_t arrived_ = 0;
-  uint32_t running_ = 0;
   std::optional<std::string> failure_;
   uint64_t switches_ = 0;
   // Sanitizer bookkeeping of the scheduler's own stack.

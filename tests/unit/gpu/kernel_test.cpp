@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cfenv>
+#include <cmath>
 #include <numeric>
 #include <stdexcept>
 #include <vector>
@@ -200,6 +202,46 @@ TEST(WorkGroupFibers, ThrowingWorkItemIsReportedAndOthersFinish) {
   EXPECT_EQ(finished.load(), 3);
   // The runner is reusable after a failure.
   EXPECT_FALSE(fibers.run([](const void*) {}, nullptr, items).has_value());
+}
+
+TEST(WorkGroupFibers, EachWorkItemKeepsItsOwnFloatingPointModeAcrossSwitches) {
+  static std::atomic<int> wrong{0};
+  wrong = 0;
+  WorkGroupFibers fibers;
+  std::vector<kernel_abi::WorkItemContext> items(4);
+  for (uint32_t i = 0; i < 4; ++i) items[i].work_item_id.x = i;
+  auto entry = [](const void*) {
+    const bool up = kernel_abi::current().work_item_id.x % 2 == 0;
+    if (fegetround() != FE_TONEAREST) wrong.fetch_add(1);  // a fresh work-item starts in the default mode
+    if (up) fesetround(FE_UPWARD);
+    volatile double third = 1.0;
+    for (int k = 0; k < 3; ++k) {
+      kernel_abi::work_group_barrier();
+      if (fegetround() != (up ? FE_UPWARD : FE_TONEAREST)) wrong.fetch_add(1);
+      third = 1.0 / 3.0;
+    }
+    (void)third;
+  };
+  EXPECT_FALSE(fibers.run(entry, nullptr, items).has_value());
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(fegetround(), FE_TONEAREST);  // the caller's mode is untouched
+}
+
+TEST(WorkGroupFibers, DeepStacksAndManyWorkItems) {
+  static std::atomic<uint64_t> sum{0};
+  sum = 0;
+  WorkGroupFibers fibers;
+  std::vector<kernel_abi::WorkItemContext> items(1024);
+  for (uint32_t i = 0; i < items.size(); ++i) items[i].work_item_id.x = i;
+  auto entry = [](const void*) {
+    volatile char frame[16 * 1024];  // a large frame on every fiber's stack
+    frame[0] = 1;
+    frame[sizeof frame - 1] = 1;
+    kernel_abi::work_group_barrier();
+    sum.fetch_add(kernel_abi::current().work_item_id.x + frame[0] + frame[sizeof frame - 1] - 2);
+  };
+  EXPECT_FALSE(fibers.run(entry, nullptr, items).has_value());
+  EXPECT_EQ(sum.load(), 1023u * 1024u / 2u);
 }
 
 TEST(WorkGroupFibers, SingleWorkItemRunsWithoutFibers) {

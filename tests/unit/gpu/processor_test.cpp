@@ -92,6 +92,19 @@ TEST_F(ProcessorTest, AQL_RET_1_StepsAreLaunchResetHeaderAdvanceReadThenComplete
   EXPECT_EQ(p.in_flight(), 0u);
 }
 
+TEST_F(ProcessorTest, StepRetiresTheSlotBeforeRunningTheKernel) {
+  PacketProcessor p(binding());
+  TestSignal done(1);
+  q.submit(dispatch_packet(kernel.address(), done.handle(), 1, 1, &args));
+  EXPECT_EQ(p.step().action, ProcessorAction::Launch);
+  EXPECT_EQ(p.step().action, ProcessorAction::ResetHeader);
+  EXPECT_EQ(p.step().action, ProcessorAction::AdvanceRead);
+  EXPECT_EQ(counter.load(), 0u);
+  EXPECT_EQ(p.step().action, ProcessorAction::Complete);
+  EXPECT_EQ(counter.load(), 1u);
+  EXPECT_EQ(p.step().action, ProcessorAction::None);
+}
+
 TEST_F(ProcessorTest, AQL_INV_1_InvalidHeaderWaitsAndIsNeverConsumed) {
   PacketProcessor p(binding());
   EXPECT_FALSE(p.has_work());
