@@ -5,6 +5,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -30,8 +31,21 @@ int copy_to_user(uint64_t user_dst, const void* src, size_t size) noexcept {
 
 bool user_range_mapped(uint64_t addr, uint64_t size) noexcept {
   if (addr == 0 || size == 0 || addr + size < addr) return false;
-  // msync reports ENOMEM for any unmapped page in the range.
-  return msync(reinterpret_cast<void*>(static_cast<uintptr_t>(addr)), size, MS_ASYNC) == 0;
+  // get_user_pages needs every page present and accessible: read one byte of each
+  // page (a PROT_NONE reservation fails here, as it does in the kernel).
+  constexpr size_t kBatch = 512;
+  iovec remote[kBatch];
+  char sink[kBatch];
+  const uint64_t first = addr & ~uint64_t{4095};
+  const uint64_t pages = ((addr + size - 1) >> 12) - (first >> 12) + 1;
+  for (uint64_t done = 0; done < pages;) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(kBatch, pages - done));
+    for (size_t i = 0; i < n; ++i) remote[i] = iovec{reinterpret_cast<void*>(static_cast<uintptr_t>(first + ((done + i) << 12))), 1};
+    iovec local{sink, n};
+    if (process_vm_readv(getpid(), &local, 1, remote, n, 0) != static_cast<ssize_t>(n)) return false;
+    done += n;
+  }
+  return true;
 }
 
 }  // namespace rocref::kfd

@@ -1,0 +1,82 @@
+// tests/conformance/kfd/dispatch_test.cpp - the ioctl dispatcher: numbers, sizes, pointers (KFD-IOC-*).
+#include "kfd_fixture.h"
+
+namespace kfdconf {
+namespace {
+
+unsigned long request(unsigned dir, unsigned nr, unsigned size) {
+  return (static_cast<unsigned long>(dir) << 30) | (static_cast<unsigned long>(size) << 16) |
+         (static_cast<unsigned long>('K') << 8) | nr;
+}
+
+TEST_F(KfdTest, KFD_IOC_3_GetVersionIsMajorOne) {
+  kfd_ioctl_get_version_args v{};
+  ASSERT_EQ(io(AMDKFD_IOC_GET_VERSION, &v), 0);
+  EXPECT_EQ(v.major_version, 1u);
+  EXPECT_GE(v.minor_version, 1u);
+}
+
+TEST_F(KfdTest, KFD_IOC_1_UnknownNumbersReturnEINVAL) {
+  uint8_t buf[256] = {};
+  // 0x00, the first number past 1.11, libhsakmt's out-of-tree 0x80..0x84 (DBG_TRAP is among them), 0xff.
+  for (unsigned nr : {0x00u, 0x24u, 0x25u, 0x80u, 0x81u, 0x82u, 0x83u, 0x84u, 0xffu})
+    EXPECT_EQ(io(request(3, nr, 16), buf), -EINVAL) << "nr " << nr;
+}
+
+TEST_F(KfdTest, KFD_IOC_1_DeprecatedDebuggerIoctlsReturnEPERM) {
+  kfd_ioctl_dbg_register_args a{proc.gpu_id, 0};
+  EXPECT_EQ(io(AMDKFD_IOC_DBG_REGISTER_DEPRECATED, &a), -EPERM);
+  EXPECT_EQ(io(AMDKFD_IOC_DBG_UNREGISTER_DEPRECATED, &a), -EPERM);
+}
+
+TEST_F(KfdTest, KFD_IOC_2_NullArgumentReturnsEFAULT) {
+  EXPECT_EQ(io(AMDKFD_IOC_GET_VERSION, nullptr), -EFAULT);
+  EXPECT_EQ(io(AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, nullptr), -EFAULT);
+  EXPECT_EQ(io(AMDKFD_IOC_WAIT_EVENTS, reinterpret_cast<void*>(16)), -EFAULT);
+}
+
+TEST_F(KfdTest, KFD_IOC_2_ShorterUserSizeCopiesOnlyThatMuch) {
+  uint32_t v[2] = {0xdeadbeef, 0xdeadbeef};
+  ASSERT_EQ(io(request(2, 0x01, 4), v), 0);
+  EXPECT_EQ(v[0], 1u);
+  EXPECT_EQ(v[1], 0xdeadbeefu);  // outside the user's size: untouched
+}
+
+TEST_F(KfdTest, KFD_IOC_2_ShorterUserSizeIsZeroExtended) {
+  // ALLOC with only va_addr and size passed: gpu_id reads as 0, which is no GPU.
+  kfd_ioctl_alloc_memory_of_gpu_args a{};
+  a.size = kPage;
+  a.gpu_id = proc.gpu_id;
+  a.flags = KFD_IOC_ALLOC_MEM_FLAGS_GTT;
+  EXPECT_EQ(io(request(3, 0x16, 16), &a), -EINVAL);
+}
+
+TEST_F(KfdTest, KFD_IOC_2_LongerUserSizeEchoesTheTail) {
+  struct {
+    kfd_ioctl_get_version_args v;
+    uint32_t tail[4];
+  } big{{0, 0}, {1, 2, 3, 4}};
+  ASSERT_EQ(io(request(2, 0x01, sizeof(big)), &big), 0);
+  EXPECT_EQ(big.v.major_version, 1u);
+  // A read-only request copies nothing in: the tail comes back zeroed, as upstream's memset does.
+  EXPECT_EQ(big.tail[0], 0u);
+}
+
+TEST_F(KfdTest, KFD_IOC_2_DirectionComesFromTheDriverTable) {
+  // Caller claims "write only" for GET_VERSION: the driver still copies the result out.
+  kfd_ioctl_get_version_args v{};
+  ASSERT_EQ(io(request(1, 0x01, sizeof(v)), &v), 0);
+  EXPECT_EQ(v.major_version, 1u);
+}
+
+TEST(KfdDevice, ClosedDescriptorIsEBADF) {
+  const int fd = kfdport::open_kfd();
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(kfdport::close(fd), 0);
+  kfd_ioctl_get_version_args v{};
+  EXPECT_EQ(kfdport::ioctl(fd, AMDKFD_IOC_GET_VERSION, &v), -EBADF);
+  EXPECT_EQ(kfdport::close(fd), -EBADF);
+}
+
+}  // namespace
+}  // namespace kfdconf

@@ -1,0 +1,87 @@
+// tests/conformance/kfd/isolation_test.cpp - two opens are two processes that cannot reach each other (KFD-PROC-*).
+#include <chrono>
+#include <thread>
+
+#include "kfd_fixture.h"
+
+namespace kfdconf {
+namespace {
+
+constexpr uint32_t kVram = KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
+
+struct TwoProcesses : ::testing::Test {
+  void SetUp() override {
+    ASSERT_EQ(a.open(), 0);
+    ASSERT_EQ(b.open(), 0);
+  }
+  void TearDown() override {
+    a.close();
+    b.close();
+  }
+  KfdProcess a, b;
+};
+
+TEST_F(TwoProcesses, KFD_PROC_1_HandlesAreProcessLocal) {
+  auto buf = a.buffer(kVram, 4 * kPage);
+  ASSERT_NE(buf.cpu, nullptr);
+  EXPECT_EQ(b.free(buf.handle), -EINVAL);
+  EXPECT_EQ(b.map(buf.handle), -EINVAL);
+  EXPECT_EQ(b.unmap(buf.handle), -EINVAL);
+  EXPECT_EQ(a.unmap(buf.handle), 0);
+  EXPECT_EQ(a.free(buf.handle), 0);
+}
+
+TEST_F(TwoProcesses, KFD_MEM_7_RenderNodeOfOneCannotMapTheOthersBuffer) {
+  auto buf = a.buffer(kVram, 4 * kPage);
+  ASSERT_NE(buf.cpu, nullptr);
+  int err = 0;
+  EXPECT_EQ(kfdport::mmap(nullptr, 4 * kPage, PROT_READ, MAP_SHARED, b.render, static_cast<off_t>(buf.mmap_offset), &err),
+            nullptr);
+  EXPECT_EQ(err, -EACCES);
+}
+
+TEST_F(TwoProcesses, KFD_DB_2_DoorbellPagesAreSeparate) {
+  const uint64_t off_a = kMmapDoorbell | (uint64_t{a.gpu_id} << kMmapGpuIdShift);
+  int err = 0;
+  auto* da = static_cast<uint64_t*>(kfdport::mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, a.fd, static_cast<off_t>(off_a), &err));
+  auto* db = static_cast<uint64_t*>(kfdport::mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, b.fd, static_cast<off_t>(off_a), &err));
+  ASSERT_TRUE(da && db);
+  for (int i = 0; i < 1024; ++i) da[i] = 0x1111000000000000ull + i;
+  for (int i = 0; i < 1024; ++i) ASSERT_NE(db[i], da[i]) << "process B sees A's doorbell " << i;
+  kfdport::munmap(da, 8192);
+  kfdport::munmap(db, 8192);
+}
+
+TEST_F(TwoProcesses, KFD_PROC_1_OneProcessFaultIsNotTheOthers) {
+  // A's VRAM, filled with a pattern; B's queue aims its completion signal at A's address.
+  auto secret = a.buffer(kVram, kPage);
+  ASSERT_NE(secret.cpu, nullptr);
+  std::memset(secret.cpu, 0x5a, kPage);
+  kfd_ioctl_create_event_args mem_a{}, mem_b{};
+  ASSERT_EQ(create_event(a, KFD_IOC_EVENT_MEMORY, false, &mem_a), 0);
+  ASSERT_EQ(create_event(b, KFD_IOC_EVENT_MEMORY, false, &mem_b), 0);
+  AqlQueue qb;
+  ASSERT_EQ(qb.create(b), 0);
+  qb.submit_barrier(0, secret.va + 64);
+  std::vector<kfd_event_data> d(1);
+  d[0].event_id = mem_b.event_id;
+  uint32_t result = 0;
+  ASSERT_EQ(wait_events(b, d, false, 10000, &result), 0);
+  EXPECT_EQ(result, uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE)) << "B's VM does not translate A's memory";
+  EXPECT_EQ(d[0].memory_exception_data.va, secret.va);
+  for (uint64_t i = 0; i < kPage; ++i) ASSERT_EQ(static_cast<uint8_t*>(secret.cpu)[i], 0x5a) << i;
+  std::vector<kfd_event_data> da(1);
+  da[0].event_id = mem_a.event_id;
+  ASSERT_EQ(wait_events(a, da, false, 0, &result), 0);
+  EXPECT_EQ(result, uint32_t(KFD_IOC_WAIT_RESULT_TIMEOUT)) << "A saw no fault";
+}
+
+TEST_F(TwoProcesses, KFD_PROC_1_EventsAreProcessLocal) {
+  kfd_ioctl_create_event_args ev{};
+  ASSERT_EQ(create_event(a, KFD_IOC_EVENT_SIGNAL, false, &ev), 0);
+  kfd_ioctl_set_event_args s{ev.event_id + 1000, 0};
+  EXPECT_EQ(b.io(AMDKFD_IOC_SET_EVENT, &s), -EINVAL);
+}
+
+}  // namespace
+}  // namespace kfdconf

@@ -1,0 +1,206 @@
+// tests/conformance/kfd/queue_test.cpp - CREATE/DESTROY/UPDATE_QUEUE, SET_CU_MASK, AQL execution (KFD-Q-*).
+#include <chrono>
+#include <thread>
+
+#include "kfd_fixture.h"
+
+namespace kfdconf {
+namespace {
+
+kfd_ioctl_create_queue_args valid_args(const KfdProcess& p, uint64_t* words) {
+  kfd_ioctl_create_queue_args a{};
+  a.ring_base_address = reinterpret_cast<uintptr_t>(words);
+  a.ring_size = 4096;
+  a.write_pointer_address = reinterpret_cast<uintptr_t>(words + 600);
+  a.read_pointer_address = reinterpret_cast<uintptr_t>(words + 601);
+  a.gpu_id = p.gpu_id;
+  a.queue_type = KFD_IOC_QUEUE_TYPE_SDMA;
+  a.queue_percentage = 100;
+  a.queue_priority = 7;
+  return a;
+}
+
+TEST_F(KfdTest, KFD_Q_1_CreateQueueArgumentChecks) {
+  std::vector<uint64_t> words(1024);
+  auto a = valid_args(proc, words.data());
+  auto bad = a;
+  bad.gpu_id = proc.gpu_id + 1;
+  EXPECT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &bad), -EINVAL) << "bad gpu_id";
+  bad = a;
+  bad.ring_size = 3000;
+  EXPECT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &bad), -EINVAL) << "ring size not a power of two";
+  bad = a;
+  bad.queue_priority = KFD_MAX_QUEUE_PRIORITY + 1;
+  EXPECT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &bad), -EINVAL);
+  bad = a;
+  bad.queue_percentage = KFD_MAX_QUEUE_PERCENTAGE + 1;
+  EXPECT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &bad), -EINVAL);
+  bad = a;
+  bad.queue_type = 7;
+  EXPECT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &bad), -524) << "amdkfd's ENOTSUPP";
+  bad = a;
+  bad.write_pointer_address = uint64_t{1} << 60;
+  EXPECT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &bad), -EFAULT) << "kernel address";
+  KfdProcess unbound;
+  ASSERT_EQ(unbound.open(false), 0);
+  EXPECT_EQ(unbound.io(AMDKFD_IOC_CREATE_QUEUE, &a), -ESRCH) << "no VM acquired";
+  unbound.close();
+  ASSERT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &a), 0) << "SDMA queues are accepted";
+  kfd_ioctl_destroy_queue_args d{a.queue_id, 0};
+  EXPECT_EQ(io(AMDKFD_IOC_DESTROY_QUEUE, &d), 0);
+  EXPECT_EQ(io(AMDKFD_IOC_DESTROY_QUEUE, &d), -EINVAL);
+}
+
+TEST_F(KfdTest, KFD_Q_2_DoorbellOffsetsAreDistinctSlotsOfOnePage) {
+  std::vector<uint64_t> words(1024);
+  std::vector<uint64_t> offsets;
+  std::vector<uint32_t> ids;
+  for (int i = 0; i < 4; ++i) {
+    auto a = valid_args(proc, words.data());
+    ASSERT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &a), 0);
+    offsets.push_back(a.doorbell_offset);
+    ids.push_back(a.queue_id);
+  }
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    EXPECT_EQ(offsets[i] >> 62, 3u);
+    EXPECT_EQ((offsets[i] & ~uint64_t{8191}), (offsets[0] & ~uint64_t{8191})) << "one doorbell page";
+    EXPECT_EQ(offsets[i] % 8, 0u);
+    for (size_t j = 0; j < i; ++j) EXPECT_NE(offsets[i], offsets[j]);
+    for (size_t j = 0; j < i; ++j) EXPECT_NE(ids[i], ids[j]);
+  }
+  for (uint32_t id : ids) {
+    kfd_ioctl_destroy_queue_args d{id, 0};
+    EXPECT_EQ(io(AMDKFD_IOC_DESTROY_QUEUE, &d), 0);
+  }
+}
+
+TEST_F(KfdTest, KFD_Q_4_UpdateQueueAndCuMask) {
+  std::vector<uint64_t> words(1024);
+  auto a = valid_args(proc, words.data());
+  ASSERT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &a), 0);
+  kfd_ioctl_update_queue_args u{a.ring_base_address, a.queue_id, 4096, 50, 3};
+  EXPECT_EQ(io(AMDKFD_IOC_UPDATE_QUEUE, &u), 0);
+  u.queue_priority = 16;
+  EXPECT_EQ(io(AMDKFD_IOC_UPDATE_QUEUE, &u), -EINVAL);
+  u.queue_priority = 3;
+  u.ring_size = 100;
+  EXPECT_EQ(io(AMDKFD_IOC_UPDATE_QUEUE, &u), -EINVAL);
+  u.ring_size = 4096;
+  u.queue_id = 999;
+  EXPECT_EQ(io(AMDKFD_IOC_UPDATE_QUEUE, &u), -EFAULT) << "no such queue";
+  uint32_t mask[2] = {~0u, ~0u};
+  kfd_ioctl_set_cu_mask_args m{a.queue_id, 64, reinterpret_cast<uintptr_t>(mask)};
+  EXPECT_EQ(io(AMDKFD_IOC_SET_CU_MASK, &m), 0);
+  m.num_cu_mask = 0;
+  EXPECT_EQ(io(AMDKFD_IOC_SET_CU_MASK, &m), -EINVAL);
+  m.num_cu_mask = 33;
+  EXPECT_EQ(io(AMDKFD_IOC_SET_CU_MASK, &m), -EINVAL);
+  m.num_cu_mask = 64;
+  m.cu_mask_ptr = 0;
+  EXPECT_EQ(io(AMDKFD_IOC_SET_CU_MASK, &m), -EFAULT);
+  m.cu_mask_ptr = reinterpret_cast<uintptr_t>(mask);
+  m.queue_id = 999;
+  EXPECT_EQ(io(AMDKFD_IOC_SET_CU_MASK, &m), -EFAULT) << "no such queue";
+  kfd_ioctl_destroy_queue_args d{a.queue_id, 0};
+  EXPECT_EQ(io(AMDKFD_IOC_DESTROY_QUEUE, &d), 0);
+}
+
+// A process with an event page of GTT (as the thunk sets up) and one signal event per queue.
+struct AqlTest : KfdTest {
+  KfdProcess::Buffer event_page;
+  void SetUp() override {
+    KfdTest::SetUp();
+    event_page = proc.buffer(KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE, 32768);
+    ASSERT_NE(event_page.cpu, nullptr);
+  }
+  uint32_t make_event(uint64_t* mailbox) {
+    kfd_ioctl_create_event_args a{};
+    const bool first = !page_given_;
+    EXPECT_EQ(create_event(proc, KFD_IOC_EVENT_SIGNAL, true, &a, first ? event_page.handle : 0), 0);
+    page_given_ = true;
+    *mailbox = event_page.va + 8 * a.event_slot_index;
+    return a.event_id;
+  }
+  void arm(AqlQueue& q, uint32_t index, uint32_t event_id, uint64_t mailbox) {
+    amd_signal_t& s = q.signals[index];
+    s.kind = AMD_SIGNAL_KIND_USER;
+    s.value = 1;
+    s.event_mailbox_ptr = mailbox;
+    s.event_id = event_id;
+  }
+  uint32_t wait_one(uint32_t event_id, uint32_t timeout_ms = 10000) {
+    std::vector<kfd_event_data> d(1);
+    d[0].event_id = event_id;
+    uint32_t result = 99;
+    EXPECT_EQ(wait_events(proc, d, false, timeout_ms, &result), 0);
+    return result;
+  }
+  bool page_given_ = false;
+};
+
+TEST_F(AqlTest, KFD_Q_3_AqlPacketCompletesAndRaisesItsEvent) {
+  AqlQueue q;
+  ASSERT_EQ(q.create(proc), 0);
+  uint64_t mailbox = 0;
+  const uint32_t ev = make_event(&mailbox);
+  arm(q, 0, ev, mailbox);
+  q.submit_barrier(0);
+  EXPECT_EQ(wait_one(ev), uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  EXPECT_EQ(std::atomic_ref<int64_t>(plain(q.signals[0].value)).load(), 0);
+  EXPECT_EQ(std::atomic_ref<uint64_t>(plain(q.q->read_dispatch_id)).load(), 1u);
+  kfd_ioctl_destroy_queue_args d{q.queue_id, 0};
+  EXPECT_EQ(io(AMDKFD_IOC_DESTROY_QUEUE, &d), 0);
+}
+
+TEST_F(AqlTest, KFD_HWS_3_OversubscribedQueuesAllMakeProgress) {
+  const int slots = int(properties(std::string(kTopology) + "/nodes/" + std::to_string(gpu_node()) + "/properties")
+                            .at("num_cp_queues"));
+  const int n = slots + 4;  // more user queues than hardware slots
+  std::vector<AqlQueue> queues(n);
+  std::vector<uint32_t> events(n);
+  for (int i = 0; i < n; ++i) {
+    ASSERT_EQ(queues[i].create(proc), 0) << i;
+    uint64_t mailbox = 0;
+    events[i] = make_event(&mailbox);
+    for (uint32_t k = 0; k < 3; ++k) arm(queues[i], k, events[i], mailbox);
+  }
+  for (uint32_t round = 0; round < 3; ++round) {
+    for (int i = 0; i < n; ++i) queues[i].submit_barrier(round);
+    for (int i = 0; i < n; ++i) EXPECT_EQ(wait_one(events[i]), uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE)) << i;
+  }
+  for (int i = 0; i < n; ++i) {
+    EXPECT_EQ(std::atomic_ref<uint64_t>(plain(queues[i].q->read_dispatch_id)).load(), 3u) << i;
+    kfd_ioctl_destroy_queue_args d{queues[i].queue_id, 0};
+    EXPECT_EQ(io(AMDKFD_IOC_DESTROY_QUEUE, &d), 0);
+  }
+}
+
+TEST_F(AqlTest, KFD_FAULT_1_UnmappedSignalFaultsTheQueueAndRaisesTheMemoryEvent) {
+  kfd_ioctl_create_event_args mem{};
+  ASSERT_EQ(create_event(proc, KFD_IOC_EVENT_MEMORY, false, &mem), 0);
+  AqlQueue bad, good;
+  ASSERT_EQ(bad.create(proc), 0);
+  ASSERT_EQ(good.create(proc), 0);
+  const uint64_t hole = reserve_va(kPage);  // never given to the GPU
+  bad.submit_barrier(0, hole);
+  std::vector<kfd_event_data> d(1);
+  d[0].event_id = mem.event_id;
+  uint32_t result = 0;
+  ASSERT_EQ(wait_events(proc, d, false, 10000, &result), 0);
+  ASSERT_EQ(result, uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  EXPECT_EQ(d[0].memory_exception_data.va, hole);
+  EXPECT_EQ(d[0].memory_exception_data.failure.NotPresent, 1u);
+  EXPECT_EQ(d[0].memory_exception_data.gpu_id, proc.gpu_id);
+  // The faulting queue stops; another queue of the same process still runs.
+  uint64_t mailbox = 0;
+  const uint32_t ev = make_event(&mailbox);
+  arm(good, 0, ev, mailbox);
+  good.submit_barrier(0);
+  EXPECT_EQ(wait_one(ev), uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  bad.submit_barrier(1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_LE(std::atomic_ref<uint64_t>(plain(bad.q->read_dispatch_id)).load(), 1u) << "nothing launches after the fault";
+}
+
+}  // namespace
+}  // namespace kfdconf
