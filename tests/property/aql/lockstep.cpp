@@ -123,9 +123,12 @@ class Runner {
 
   void idle_poll() {
     const uint16_t header_before = world_.queue().header(state_.read_index + s_);
+    const bool busy = world_.processor().in_flight() != 0;
     const gpu::ProcessorStep r = world_.processor().step_fetch();
     if (r.action == gpu::ProcessorAction::Launch && aql::header_type(header_before) == HSA_PACKET_TYPE_INVALID) {
       fail("AQL-INV-1: packet " + hex(r.packet_id - s_) + " launched from an INVALID header");
+    } else if (r.action == gpu::ProcessorAction::Launch && aql::header_barrier(header_before) && busy) {
+      fail("AQL-BAR-1: barrier packet " + hex(r.packet_id - s_) + " launched with packets in flight");
     } else if (r.action != gpu::ProcessorAction::None) {
       fail("REFINE: processor acted (" + hex(static_cast<int>(r.action)) + " on " + hex(r.packet_id - s_) +
            ") where the model allows it nothing");

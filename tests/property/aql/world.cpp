@@ -46,7 +46,12 @@ World::World(const WorldOptions& options)
   gpu::QueueBinding binding;
   binding.queue = queue_.queue();
   binding.memory = &memory_;
-  binding.on_interrupt = [this](uint32_t event_id) { interrupts_.push_back(event_id); };
+  binding.on_interrupt = [this](uint32_t event_id) {
+    interrupts_.push_back(event_id);
+    if (probe_ != nullptr) {
+      probe_values_.push_back(std::atomic_ref<int64_t>(const_cast<int64_t&>(probe_->value)).load());
+    }
+  };
   binding.on_error = [this](hsa_status_t status, uint64_t packet_id) {
     errors_.push_back(gpu::QueueError{status, packet_id, 0, {}});
   };

@@ -64,6 +64,9 @@ class World {
   const std::vector<uint64_t>& kernel_log() const { return log_; }
   std::vector<gpu::QueueError>& errors() { return errors_; }
   std::vector<uint32_t>& interrupts() { return interrupts_; }
+  // Value of `probe` when each interrupt was raised (AQL-SIG-3: after the decrement).
+  void set_interrupt_probe(amd_signal_t* probe) { probe_ = probe; }
+  std::vector<int64_t>& probe_values() { return probe_values_; }
   std::vector<uint64_t>& agent_packets() { return agent_packets_; }
 
  private:
@@ -77,6 +80,8 @@ class World {
   std::vector<gpu::QueueError> errors_;
   std::vector<uint32_t> interrupts_;
   std::vector<uint64_t> agent_packets_;
+  amd_signal_t* probe_ = nullptr;
+  std::vector<int64_t> probe_values_;
   std::unique_ptr<gpu::PacketProcessor> processor_;
 };
 

@@ -9,11 +9,13 @@
 
 #include "common/aql_ring.h"
 #include "common/engine_wake.h"
+#include "doorbell_trap.h"
 #include "test_queue.h"
 
 namespace rocref::aql {
 namespace {
 
+using rocref::testing::DoorbellTrap;
 using rocref::testing::TestQueue;
 
 hsa_kernel_dispatch_packet_t dispatch_packet(uint64_t tag) {
@@ -173,16 +175,37 @@ TEST(AqlRing, AQL_PUB_2_WriteBodyLeavesHeaderWordUntouched) {
   EXPECT_EQ(std::memcmp(r.slot(1) + 4, reinterpret_cast<const uint8_t*>(&p) + 4, kPacketBytes - 4), 0);
 }
 
+// The ring as the processor would see it at the instant of the doorbell store.
+struct AtDoorbell {
+  TestQueue* queue = nullptr;
+  uint64_t id = 0;
+  bool published = false;
+  static void check(void* context) {
+    auto* self = static_cast<AtDoorbell*>(context);
+    self->published = header_type(self->queue->header(self->id)) == HSA_PACKET_TYPE_KERNEL_DISPATCH;
+  }
+};
+
 TEST(AqlRing, AQL_DB_1_SubmitPublishesBeforeRinging) {
   TestQueue q(4, 40);
+  AtDoorbell seen{&q};
+  DoorbellTrap trap(q, &AtDoorbell::check, &seen);
   QueueRing r = q.ring();
   const hsa_kernel_dispatch_packet_t p = dispatch_packet(7);
   for (Reservation how : {Reservation::FetchAdd, Reservation::Cas}) {
-    const uint64_t id = r.submit(&p, how);
-    EXPECT_EQ(r.load_doorbell(), id);
-    EXPECT_EQ(std::memcmp(r.slot(id), &p, kPacketBytes), 0);
+    for (DoorbellStore bell : {DoorbellStore::Plain, DoorbellStore::Max}) {
+      seen.id = r.load_write_index(MemoryOrder::Relaxed);
+      seen.published = false;
+      trap.arm();
+      const uint64_t id = r.submit(&p, how, bell);
+      EXPECT_EQ(id, seen.id);
+      EXPECT_TRUE(seen.published) << "doorbell stored before the header of packet " << id;
+      EXPECT_EQ(r.load_doorbell(), id);
+      EXPECT_EQ(std::memcmp(r.slot(id), &p, kPacketBytes), 0);
+      r.store_read_index(id + 1, MemoryOrder::Release);
+    }
   }
-  EXPECT_EQ(r.load_write_index(MemoryOrder::Relaxed), 42u);
+  EXPECT_EQ(trap.stores(), 4u);
 }
 
 TEST(AqlRing, AQL_DB_2_MaxStoreNeverLowersDoorbell) {

@@ -44,6 +44,11 @@ class TestQueue {
   amd_queue_t* queue() { return &queue_; }
   aql::QueueRing ring() { return aql::QueueRing(&queue_); }
   uint8_t* base() { return ring_; }
+  // Moves the doorbell to another 64-bit word (e.g. on a page of its own), keeping its value.
+  void move_doorbell(uint64_t* word) {
+    *word = bell_word_;
+    bell_signal_.hardware_doorbell_ptr = word;
+  }
   uint32_t size() const { return queue_.hsa_queue.size; }
 
   // The header word of packet id's slot, acquire-loaded as the processor would.
