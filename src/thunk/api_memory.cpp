@@ -18,7 +18,7 @@ uint64_t page_size_from_flags(uint32_t code) {
   }
 }
 
-// libhsakmt's validate_nodeid_array: node ids -> gpu_ids, every one a GPU.
+// libhsakmt's validate_nodeid_array: node ids -> gpu_ids (a CPU node gives 0; the driver rejects it).
 HSAKMT_STATUS gpu_ids_of(const Process& p, uint64_t count, const HSAuint32* nodes, std::vector<uint32_t>* out) {
   if (count == 0 || !nodes) return HSAKMT_STATUS_INVALID_PARAMETER;
   if (count > p.topology.nodes.size()) return HSAKMT_STATUS_INVALID_PARAMETER;
@@ -27,7 +27,6 @@ HSAKMT_STATUS gpu_ids_of(const Process& p, uint64_t count, const HSAuint32* node
     uint32_t gpu_id = 0;
     const HSAKMT_STATUS st = validate_api_node(p, nodes[i], &gpu_id);
     if (st != HSAKMT_STATUS_SUCCESS) return st;
-    if (gpu_id == 0) return HSAKMT_STATUS_INVALID_NODE_UNIT;
     out->push_back(gpu_id);
   }
   return HSAKMT_STATUS_SUCCESS;
@@ -48,7 +47,11 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtAllocMemory(HSAuint32 PreferredNode, HSAuint64 Siz
   const uint64_t page = page_size_from_flags(MemFlags.ui32.PageSize);
   if (!MemoryAddress || !SizeInBytes || (SizeInBytes & (page - 1))) return HSAKMT_STATUS_INVALID_PARAMETER;
   if (MemFlags.ui32.FixedAddress && !*MemoryAddress) return HSAKMT_STATUS_INVALID_PARAMETER;
-  if (MemFlags.ui32.Scratch) return HSAKMT_STATUS_NO_MEMORY;  // scratch backing is not modeled
+  if (MemFlags.ui32.Scratch) {
+    GpuNode* gpu = p.gpus.count(PreferredNode) ? &p.gpus.at(PreferredNode) : nullptr;
+    if (!gpu || MemFlags.ui32.FixedAddress) return HSAKMT_STATUS_NO_MEMORY;
+    return allocate_scratch_locked(p, *gpu, SizeInBytes, MemoryAddress);
+  }
   void* out = nullptr;
   const HSAKMT_STATUS r = allocate_locked(p, PreferredNode, SizeInBytes, MemFlags, &out);
   if (r == HSAKMT_STATUS_SUCCESS) *MemoryAddress = out;
@@ -59,6 +62,10 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtFreeMemory(void* MemoryAddress, HSAuint64 SizeInBy
   (void)SizeInBytes;  // the buffer is found by address, as in libhsakmt
   ROCREF_THUNK_LOCK_OPEN(p);
   if (!MemoryAddress) return HSAKMT_STATUS_ERROR;
+  if (GpuNode* g = scratch_owner(p, MemoryAddress)) {  // the whole scratch backing goes
+    free_scratch_locked(p, *g);
+    return HSAKMT_STATUS_SUCCESS;
+  }
   Allocation* a = p.find_allocation(MemoryAddress);
   if (!a || a->kind == MemKind::Doorbell || a->kind == MemKind::MmioRemap)  // MEM-FREE-1
     return HSAKMT_STATUS_MEMORY_NOT_REGISTERED;
@@ -93,10 +100,10 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtDeregisterMemory(void* MemoryAddress) {
 
 HSAKMT_STATUS HSAKMTAPI hsaKmtMapMemoryToGPU(void* MemoryAddress, HSAuint64 MemorySizeInBytes,
                                              HSAuint64* AlternateVAGPU) {
-  (void)MemorySizeInBytes;
   ROCREF_THUNK_LOCK_OPEN(p);
   if (!MemoryAddress) return HSAKMT_STATUS_ERROR;
   if (AlternateVAGPU) *AlternateVAGPU = 0;
+  if (GpuNode* g = scratch_owner(p, MemoryAddress)) return map_scratch_locked(p, *g, MemoryAddress, MemorySizeInBytes);
   Allocation* a = p.find_allocation(MemoryAddress);
   if (!a) return HSAKMT_STATUS_ERROR;  // MEM-MAP-1: libhsakmt's "Object not found"
   const HSAKMT_STATUS st = map_locked(p, *a, {});
@@ -109,7 +116,6 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtMapMemoryToGPU(void* MemoryAddress, HSAuint64 Memo
 HSAKMT_STATUS HSAKMTAPI hsaKmtMapMemoryToGPUNodes(void* MemoryAddress, HSAuint64 MemorySizeInBytes,
                                                   HSAuint64* AlternateVAGPU, HsaMemMapFlags MemMapFlags,
                                                   HSAuint64 NumberOfNodes, HSAuint32* NodeArray) {
-  (void)MemorySizeInBytes;
   (void)MemMapFlags;
   ROCREF_THUNK_LOCK_OPEN(p);
   if (!MemoryAddress) return HSAKMT_STATUS_ERROR;
@@ -117,6 +123,7 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtMapMemoryToGPUNodes(void* MemoryAddress, HSAuint64
   const HSAKMT_STATUS st = gpu_ids_of(p, NumberOfNodes, NodeArray, &ids);
   if (st != HSAKMT_STATUS_SUCCESS) return st;
   if (AlternateVAGPU) *AlternateVAGPU = 0;
+  if (GpuNode* g = scratch_owner(p, MemoryAddress)) return map_scratch_locked(p, *g, MemoryAddress, MemorySizeInBytes);
   Allocation* a = p.find_allocation(MemoryAddress);
   if (!a) return HSAKMT_STATUS_ERROR;
   const HSAKMT_STATUS r = map_locked(p, *a, ids);
@@ -128,6 +135,7 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtMapMemoryToGPUNodes(void* MemoryAddress, HSAuint64
 HSAKMT_STATUS HSAKMTAPI hsaKmtUnmapMemoryToGPU(void* MemoryAddress) {
   ROCREF_THUNK_LOCK_OPEN(p);
   if (!MemoryAddress) return HSAKMT_STATUS_SUCCESS;  // libhsakmt: "workaround for runtime bug"
+  if (GpuNode* g = scratch_owner(p, MemoryAddress)) return unmap_scratch_locked(p, *g, MemoryAddress);
   Allocation* a = p.find_allocation(MemoryAddress);
   if (!a) return HSAKMT_STATUS_ERROR;  // MEM-UNMAP-1
   return unmap_locked(p, *a);

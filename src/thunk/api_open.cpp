@@ -27,6 +27,7 @@ void teardown_locked(Process& p) {
     delete e;
   }
   p.events.clear();
+  for (auto& [node, g] : p.gpus) free_scratch_locked(p, g);
   std::vector<uintptr_t> addresses;
   for (const auto& [addr, a] : p.allocations) addresses.push_back(addr);
   for (uintptr_t addr : addresses) {

@@ -2,6 +2,7 @@
 #include "thunk/hsakmt_api.h"  // first: exports the hsaKmt* declarations
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <memory>
 
@@ -224,6 +225,23 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtSetQueueCUMask(HSA_QUEUEID QueueId, HSAuint32 CUMa
   args.cu_mask_ptr = reinterpret_cast<uintptr_t>(QueueCUMask);
   if (p.transport->ioctl(p.kfd_fd, AMDKFD_IOC_SET_CU_MASK, &args) != 0) return HSAKMT_STATUS_ERROR;
   q->cu_mask_bits = CUMaskCount;
+  return HSAKMT_STATUS_SUCCESS;
+}
+
+HSAKMT_STATUS HSAKMTAPI hsaKmtAllocQueueGWS(HSA_QUEUEID QueueId, HSAuint32 nGWS, HSAuint32* firstGWS) {
+  ROCREF_THUNK_LOCK_OPEN(p);
+  if (!QueueId) return HSAKMT_STATUS_INVALID_PARAMETER;
+  QueueRecord* q = find_queue(p, QueueId);
+  if (!q) return HSAKMT_STATUS_INVALID_HANDLE;
+  kfd_ioctl_alloc_queue_gws_args args{};
+  args.queue_id = q->queue_id;
+  args.num_gws = nGWS;
+  const int rc = p.transport->ioctl(p.kfd_fd, AMDKFD_IOC_ALLOC_QUEUE_GWS, &args);
+  if (rc == -EINVAL) return HSAKMT_STATUS_INVALID_PARAMETER;
+  if (rc == -EBUSY) return HSAKMT_STATUS_OUT_OF_RESOURCES;
+  if (rc == -ENODEV) return HSAKMT_STATUS_NOT_SUPPORTED;
+  if (rc != 0) return HSAKMT_STATUS_ERROR;
+  if (firstGWS) *firstGWS = args.first_gws;
   return HSAKMT_STATUS_SUCCESS;
 }
 

@@ -9,6 +9,7 @@ namespace rocref::thunk {
 namespace {
 
 constexpr uint64_t kMaxVaAlign = uint64_t{2} << 20;  // libhsakmt aligns big buffers up to 2 MiB
+constexpr uint64_t kScratchAlign = uint64_t{64} << 10;  // SH_HIDDEN_PRIVATE_BASE is in 64 KiB units
 
 uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
 
@@ -93,7 +94,7 @@ HSAKMT_STATUS allocate_host(Process& p, uint32_t node, uint64_t size, HsaMemFlag
       ::munmap(va, size);
       return HSAKMT_STATUS_ERROR;
     }
-    record(p, va, size, handle, node, MemKind::Userptr);
+    record(p, va, size, handle, node, MemKind::Userptr).flags = flags;
     *out = va;
     return HSAKMT_STATUS_SUCCESS;
   }
@@ -108,7 +109,7 @@ HSAKMT_STATUS allocate_host(Process& p, uint32_t node, uint64_t size, HsaMemFlag
     ::munmap(va, size);
     return HSAKMT_STATUS_ERROR;
   }
-  record(p, va, size, handle, node, MemKind::Gtt);
+  record(p, va, size, handle, node, MemKind::Gtt).flags = flags;
   *out = va;
   return HSAKMT_STATUS_SUCCESS;
 }
@@ -133,12 +134,108 @@ HSAKMT_STATUS allocate_device(Process& p, uint32_t node, const GpuNode& gpu, uin
     ::munmap(va, size);
     return HSAKMT_STATUS_NO_MEMORY;
   }
-  record(p, va, size, handle, node, MemKind::Vram);
+  record(p, va, size, handle, node, MemKind::Vram).flags = flags;
   *out = va;
   return HSAKMT_STATUS_SUCCESS;
 }
 
+// Puts a PROT_NONE reservation back over [address, address + size) after a buffer left it.
+void re_reserve(void* address, uint64_t size) {
+  ::mmap(address, size, PROT_NONE, MAP_ANONYMOUS | MAP_NORESERVE | MAP_PRIVATE | MAP_FIXED, -1, 0);
+}
+
 }  // namespace
+
+HSAKMT_STATUS allocate_scratch_locked(Process& p, GpuNode& gpu, uint64_t size, void** out) {
+  if (gpu.scratch_base) return HSAKMT_STATUS_NO_MEMORY;  // one scratch backing per GPU
+  const uint64_t aligned = align_up(size, kScratchAlign);
+  void* va = reserve_va(aligned, kScratchAlign);
+  if (!va) return HSAKMT_STATUS_NO_MEMORY;
+  kfd_ioctl_set_scratch_backing_va_args args{};
+  args.gpu_id = gpu.gpu_id;
+  args.va_addr = reinterpret_cast<uintptr_t>(va) >> 16;
+  if (p.transport->ioctl(p.kfd_fd, AMDKFD_IOC_SET_SCRATCH_BACKING_VA, &args) != 0) {
+    ::munmap(va, aligned);
+    return HSAKMT_STATUS_NO_MEMORY;
+  }
+  gpu.scratch_base = va;
+  gpu.scratch_size = aligned;
+  *out = va;
+  return HSAKMT_STATUS_SUCCESS;
+}
+
+GpuNode* scratch_owner(Process& p, const void* address) {
+  const auto a = reinterpret_cast<uintptr_t>(address);
+  for (auto& [node, g] : p.gpus) {
+    const auto base = reinterpret_cast<uintptr_t>(g.scratch_base);
+    if (g.scratch_base && a >= base && a < base + g.scratch_size) return &g;
+  }
+  return nullptr;
+}
+
+// libhsakmt's _fmm_map_to_gpu_scratch: a VRAM buffer at exactly that place, CPU-inaccessible.
+HSAKMT_STATUS map_scratch_locked(Process& p, GpuNode& gpu, void* address, uint64_t size) {
+  const auto a = reinterpret_cast<uintptr_t>(address);
+  const auto base = reinterpret_cast<uintptr_t>(gpu.scratch_base);
+  size = align_up(size, kPageSize);
+  if ((a & (kPageSize - 1)) || size == 0 || a + size > base + gpu.scratch_size) return HSAKMT_STATUS_ERROR;
+  if (gpu.scratch_objects.count(a)) return HSAKMT_STATUS_ERROR;
+  uint64_t offset = 0, handle = 0;
+  const uint32_t ioc = KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
+  if (alloc_bo(p, gpu.gpu_id, address, size, ioc, &offset, &handle) != 0) return HSAKMT_STATUS_ERROR;
+  if (!mmap_fixed(p, address, size, PROT_NONE, MAP_PRIVATE, gpu.render_fd, offset)) {
+    free_bo(p, handle);
+    re_reserve(address, size);
+    return HSAKMT_STATUS_ERROR;
+  }
+  Allocation obj;
+  obj.address = address;
+  obj.size = size;
+  obj.handle = handle;
+  obj.node = gpu.node_id;
+  kfd_ioctl_map_memory_to_gpu_args args{};
+  args.handle = handle;
+  args.device_ids_array_ptr = reinterpret_cast<uintptr_t>(&gpu.gpu_id);
+  args.n_devices = 1;
+  if (p.transport->ioctl(p.kfd_fd, AMDKFD_IOC_MAP_MEMORY_TO_GPU, &args) != 0) {
+    free_bo(p, handle);
+    release_va(p, address, size, true);
+    re_reserve(address, size);
+    return HSAKMT_STATUS_ERROR;
+  }
+  obj.mapped_gpus = {gpu.gpu_id};
+  gpu.scratch_objects.emplace(a, std::move(obj));
+  return HSAKMT_STATUS_SUCCESS;
+}
+
+HSAKMT_STATUS unmap_scratch_locked(Process& p, GpuNode& gpu, void* address) {
+  const auto it = gpu.scratch_objects.find(reinterpret_cast<uintptr_t>(address));
+  if (it == gpu.scratch_objects.end()) return HSAKMT_STATUS_ERROR;
+  Allocation& obj = it->second;
+  kfd_ioctl_unmap_memory_from_gpu_args args{};
+  args.handle = obj.handle;
+  args.device_ids_array_ptr = reinterpret_cast<uintptr_t>(&gpu.gpu_id);
+  args.n_devices = 1;
+  if (p.transport->ioctl(p.kfd_fd, AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &args) != 0) return HSAKMT_STATUS_ERROR;
+  free_bo(p, obj.handle);
+  release_va(p, obj.address, obj.size, true);
+  re_reserve(obj.address, obj.size);  // the range stays part of the scratch backing
+  gpu.scratch_objects.erase(it);
+  return HSAKMT_STATUS_SUCCESS;
+}
+
+void free_scratch_locked(Process& p, GpuNode& gpu) {
+  while (!gpu.scratch_objects.empty()) {
+    const auto it = gpu.scratch_objects.begin();
+    if (unmap_scratch_locked(p, gpu, it->second.address) != HSAKMT_STATUS_SUCCESS) {
+      free_bo(p, it->second.handle);
+      gpu.scratch_objects.erase(it);
+    }
+  }
+  if (gpu.scratch_base) ::munmap(gpu.scratch_base, gpu.scratch_size);
+  gpu.scratch_base = nullptr;
+  gpu.scratch_size = 0;
+}
 
 void* reserve_va(uint64_t size, uint64_t align) {
   while (align < kMaxVaAlign && size >= (align << 1)) align <<= 1;

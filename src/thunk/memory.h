@@ -33,4 +33,12 @@ HSAKMT_STATUS unmap_locked(Process& p, Allocation& a);
 // Drops one registration or FREE_MEMORY_OF_GPU, then gives back the VA. `a` is gone on success.
 HSAKMT_STATUS free_locked(Process& p, Allocation& a);
 
+// Scratch (libhsakmt's fmm_allocate_scratch): a 64 KiB-aligned reserved range whose base is
+// programmed with SET_SCRATCH_BACKING_VA; VRAM appears in it only where it is mapped.
+HSAKMT_STATUS allocate_scratch_locked(Process& p, GpuNode& gpu, uint64_t size, void** out);
+GpuNode* scratch_owner(Process& p, const void* address);
+HSAKMT_STATUS map_scratch_locked(Process& p, GpuNode& gpu, void* address, uint64_t size);
+HSAKMT_STATUS unmap_scratch_locked(Process& p, GpuNode& gpu, void* address);
+void free_scratch_locked(Process& p, GpuNode& gpu);
+
 }  // namespace rocref::thunk

@@ -27,15 +27,6 @@ inline constexpr uint32_t kEventLimit = KFD_SIGNAL_EVENT_LIMIT;  // 4096 slots o
 // GPU VA == CPU VA needs a GPUVM aperture reaching the top of the 47-bit user space.
 inline constexpr uint64_t kMmapApertureMinLimit = (uint64_t{1} << 47) - 1;
 
-struct GpuNode {
-  uint32_t node_id = 0;
-  uint32_t gpu_id = 0;
-  int render_fd = -1;
-  kfd_process_device_apertures apertures{};
-  void* mmio_page = nullptr;      // HDP flush registers (MMIO_REMAP), mapped at open
-  void* doorbell_page = nullptr;  // mapped at the first queue of this node
-};
-
 enum class MemKind { Vram, Gtt, Userptr, Doorbell, MmioRemap };
 
 struct Allocation {
@@ -49,6 +40,22 @@ struct Allocation {
   std::vector<uint32_t> registered_gpus;  // RegisterMemoryToNodes
   std::vector<uint32_t> mapped_gpus;      // gpu_ids it is mapped on
   uint32_t map_count = 0;                 // userptr: nested MapMemoryToGPU
+  HsaMemFlags flags{};                    // as allocated (hsaKmtQueryPointerInfo)
+  void* user_data = nullptr;              // hsaKmtSetMemoryUserData
+  std::vector<uint32_t> node_scratch[2];  // node ids handed out by QueryPointerInfo (registered, mapped)
+};
+
+struct GpuNode {
+  uint32_t node_id = 0;
+  uint32_t gpu_id = 0;
+  int render_fd = -1;
+  kfd_process_device_apertures apertures{};
+  void* mmio_page = nullptr;      // HDP flush registers (MMIO_REMAP), mapped at open
+  void* doorbell_page = nullptr;  // mapped at the first queue of this node
+  // Scratch backing (SET_SCRATCH_BACKING_VA): a reserved range; buffers appear in it when mapped.
+  void* scratch_base = nullptr;
+  uint64_t scratch_size = 0;
+  std::map<uintptr_t, Allocation> scratch_objects;
 };
 
 struct QueueRecord {
