@@ -32,6 +32,13 @@ z3::expr conjunction(z3::context& ctx, const std::vector<NamedFact>& facts) {
   return e;
 }
 
+// Bit-blasting to SAT is far faster on these 64-bit terms than the incremental SMT core.
+z3::solver make_solver(z3::context& ctx) {
+  z3::tactic t = z3::tactic(ctx, "simplify") & z3::tactic(ctx, "propagate-values") & z3::tactic(ctx, "solve-eqs") &
+                 z3::tactic(ctx, "bit-blast") & z3::tactic(ctx, "sat");
+  return t.mk_solver();
+}
+
 void configure(z3::context& ctx, z3::solver& solver, unsigned timeout_ms) {
   if (timeout_ms == 0) return;
   z3::params p(ctx);
@@ -96,8 +103,7 @@ AqlRun check_aql(const model::AqlConfig& config, const std::vector<std::string>&
   AqlRun run;
   z3::context ctx;
   AqlEncoding enc(ctx, config);
-  z3::solver solver(ctx);
-  configure(ctx, solver, options.timeout_ms);
+  z3::solver solver(ctx);  // collects the path; each query runs on a fresh bit-blasting solver
   Path path;
   path.states.push_back(enc.fresh_state("s0."));
   solver.add(enc.initial(path.states[0], options.start));
@@ -107,50 +113,64 @@ AqlRun check_aql(const model::AqlConfig& config, const std::vector<std::string>&
   bool gave_up = false;
   uint32_t reached = 0;
   const auto t0 = Clock::now();
-  for (uint32_t t = 0; t < options.depth && !open.empty() && !gave_up; ++t) {
-    extend(enc, solver, path, "");
-    const auto broken = broken_at(enc, path, t);
-    for (;;) {
-      z3::expr any = ctx.bool_val(false);
+  // Clause conditions per step; the path has a stutter action, so a violation at any depth
+  // <= d is found by one query over the d-step path.
+  std::vector<std::map<std::string, z3::expr>> broken;
+  // Asks for a violation of an open clause at any of the steps so far; records what it finds.
+  auto query = [&]() -> bool {
+    z3::expr any = ctx.bool_val(false);
+    for (const auto& at : broken) {
       for (const std::string& c : open) {
-        if (auto it = broken.find(c); it != broken.end()) any = any || it->second;
+        if (auto it = at.find(c); it != at.end()) any = any || it->second;
       }
-      solver.push();
-      solver.add(any);
-      const z3::check_result r = solver.check();
-      if (r == z3::unknown) gave_up = true;
-      if (r != z3::sat) {
-        solver.pop();
-        break;
-      }
-      const z3::model m = solver.get_model();
+    }
+    z3::solver q = make_solver(ctx);
+    configure(ctx, q, options.timeout_ms);
+    for (const z3::expr& a : solver.assertions()) q.add(a);
+    q.add(any);
+    const z3::check_result r = q.check();
+    if (r == z3::unknown) gave_up = true;
+    if (r != z3::sat) return false;
+    const z3::model m = q.get_model();
+    // The earliest step that breaks something names the clause(s) and ends the trace.
+    for (size_t t = 0; t < broken.size(); ++t) {
       std::vector<std::string> found;
       for (const std::string& c : open) {
-        auto it = broken.find(c);
-        if (it != broken.end() && m.eval(it->second, true).is_true()) found.push_back(c);
+        auto it = broken[t].find(c);
+        if (it != broken[t].end() && m.eval(it->second, true).is_true()) found.push_back(c);
       }
+      if (found.empty()) continue;
       for (const std::string& c : found) {
         AqlTrace trace = decode_trace(enc, m, path, t + 1, c);
-        Verdict v{Outcome::Counterexample, t + 1, c, format_trace(trace), {}, since(t0)};
+        Verdict v{Outcome::Counterexample, static_cast<uint32_t>(trace.steps.size()), c, format_trace(trace), {}, since(t0)};
         results[c] = AqlClauseResult{c, v, std::move(trace)};
         open.erase(std::find(open.begin(), open.end(), c));
       }
-      solver.pop();
-      if (found.empty()) break;  // cannot happen; guards against an endless loop
+      return true;
     }
-    // Later depths look for first violations only.
-    for (const std::string& c : open) {
-      if (auto it = broken.find(c); it != broken.end()) solver.add(!it->second);
-    }
+    return false;
+  };
+  // Short counterexamples first, depth by depth; past that, one query at the full depth.
+  const uint32_t stepwise = std::min<uint32_t>(options.depth, 12);
+  for (uint32_t t = 0; t < options.depth && !gave_up; ++t) {
+    extend(enc, solver, path, "");
+    broken.push_back(broken_at(enc, path, t));
     reached = t + 1;
-    if (options.progress) options.progress("  depth " + std::to_string(reached) + ": " + std::to_string(open.size()) + " clauses open");
+    if (t + 1 <= stepwise || t + 1 == options.depth) {
+      while (!open.empty() && query()) {
+      }
+      if (options.progress) {
+        options.progress("  depth " + std::to_string(reached) + ": " + std::to_string(open.size()) + " clauses hold");
+      }
+    }
+    if (open.empty()) break;
   }
   run.bmc_seconds = since(t0);
 
   // 1-induction: aux(s) and no clause broken in s, one step -> the same in s'.
   if (options.induction && !any_mutant(config.mutants) && !open.empty() && !gave_up) {
     const auto t1 = Clock::now();
-    z3::solver ind(ctx);
+    z3::solver ind = make_solver(ctx);
     configure(ctx, ind, options.timeout_ms);
     Path p;
     p.states.push_back(enc.fresh_state("i0."));
@@ -162,7 +182,7 @@ AqlRun check_aql(const model::AqlConfig& config, const std::vector<std::string>&
       return e;
     };
     // Base: the initial state satisfies the invariant.
-    z3::solver base(ctx);
+    z3::solver base = make_solver(ctx);
     base.add(enc.initial(p.states[0], options.start) && !good(p.states[0]));
     const bool base_ok = base.check() == z3::unsat;
     ind.add(good(p.states[0]));

@@ -137,6 +137,8 @@ z3::expr AqlEncoding::slot_field(const SymState& s, const z3::expr& id, z3::expr
 
 z3::expr AqlEncoding::has_barrier(const z3::expr& id) const {
   if (config_.barrier_every == 0) return ctx_.bool_val(false);
+  // A power of two divides 2^64, so the mask agrees with id % n; others need a (slow) urem.
+  if ((config_.barrier_every & (config_.barrier_every - 1)) == 0) return (id & bv(config_.barrier_every - 1)) == bv(0);
   return z3::urem(id, bv(config_.barrier_every)) == bv(0);
 }
 
@@ -329,7 +331,12 @@ SymStep AqlEncoding::transition(const SymState& s, const z3::expr& choice) const
   n.processor = next_vars[i++]; n.launching = next_vars[i++];
   for (SymInFlight& f : n.in_flight) { f.id = next_vars[i++]; f.decrement_read = next_vars[i++]; f.observed = next_vars[i++]; }
   n.in_flight_count = next_vars[i++]; n.launched = next_vars[i++]; n.completed = next_vars[i++]; n.signal = next_vars[i++]; n.signal_initial = next_vars[i++];
-  merged.enabled = merged.enabled && z3::ult(choice, bv(choice_count(), kSmallBits));
+  // The stutter pads runs that ended (final or deadlocked) to the bound; elsewhere it would
+  // only multiply equivalent paths.
+  z3::expr others = ctx_.bool_val(false);
+  for (uint32_t c = 0; c < stutter_choice(); ++c) others = others || apply(s, c).enabled;
+  merged.enabled = merged.enabled && z3::ult(choice, bv(choice_count(), kSmallBits)) &&
+                   z3::implies(choice == bv(stutter_choice(), kSmallBits), !others);
   return merged;
 }
 

@@ -23,7 +23,9 @@ std::vector<NamedFact> auxiliary_invariants(const AqlEncoding& enc, const SymSta
     return e;
   };
   auto has_barrier = [&](const z3::expr& id) {
-    return cfg.barrier_every == 0 ? c.bool_val(false) : z3::urem(id, bv(cfg.barrier_every)) == bv(0);
+    if (cfg.barrier_every == 0) return c.bool_val(false);
+    if ((cfg.barrier_every & (cfg.barrier_every - 1)) == 0) return (id & bv(cfg.barrier_every - 1)) == bv(0);
+    return z3::urem(id, bv(cfg.barrier_every)) == bv(0);
   };
   auto unpublished_owner = [&](const SymProducer& p) {
     return p.pc == pc(ProducerPc::Reserved) || p.pc == pc(ProducerPc::HasRoom) || p.pc == pc(ProducerPc::BodyWritten);
