@@ -3,10 +3,12 @@
 #include <hsa/hsa_ext_amd.h>
 #include <hsakmt.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
 #include "hsa/agent.h"
+#include "hsa/blit_kernel.h"
 #include "hsa/memory_region.h"
 #include "hsa/runtime.h"
 
@@ -58,15 +60,29 @@ hsa_status_t HSA_API hsa_memory_free(void* ptr) {
 
 hsa_status_t HSA_API hsa_amd_memory_pool_free(void* ptr) { return hsa_memory_free(ptr); }
 
-// HSA-MEM-4 (deviation, see spec/hsa.md): the copy is made by the host through
-// the mapped pages; ROCR submits a blit kernel to the GPU instead.
+// HSA-MEM-4: a copy that touches VRAM is a blit-kernel dispatch on the owning
+// GPU's queue, as in ROCR; system-to-system copies are a host memcpy (ROCR too).
 hsa_status_t HSA_API hsa_memory_copy(void* dst, const void* src, size_t size) {
-  if (runtime() == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  Runtime* rt = runtime();
+  if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   if (dst == nullptr || src == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  if (size != 0) std::memmove(dst, src, size);
-  return HSA_STATUS_SUCCESS;
+  if (size == 0) return HSA_STATUS_SUCCESS;
+  Allocation dst_allocation, src_allocation;
+  const bool dst_known = rt->find_allocation(dst, size, nullptr, &dst_allocation);
+  const bool src_known = rt->find_allocation(src, size, nullptr, &src_allocation);
+  Agent* gpu = nullptr;
+  if (dst_known && dst_allocation.region->kind() == MemoryRegion::Kind::DeviceLocal)
+    gpu = &dst_allocation.region->owner();
+  else if (src_known && src_allocation.region->kind() == MemoryRegion::Kind::DeviceLocal)
+    gpu = &src_allocation.region->owner();
+  if (gpu == nullptr) {
+    std::memmove(dst, src, size);
+    return HSA_STATUS_SUCCESS;
+  }
+  return rt->blit(*gpu).copy(dst, src, size);
 }
 
+// HSA-MEM-5: always the fill kernel of a GPU, as in ROCR.
 hsa_status_t HSA_API hsa_amd_memory_fill(void* ptr, uint32_t value, size_t count) {
   Runtime* rt = runtime();
   if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
@@ -74,11 +90,18 @@ hsa_status_t HSA_API hsa_amd_memory_fill(void* ptr, uint32_t value, size_t count
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (count > SIZE_MAX / sizeof(uint32_t)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (count == 0) return HSA_STATUS_SUCCESS;
-  // HSA-MEM-5: only memory the runtime allocated, and only inside one allocation.
-  if (!rt->find_allocation(ptr, count * sizeof(uint32_t), nullptr, nullptr)) return HSA_STATUS_ERROR_INVALID_ALLOCATION;
-  auto* words = static_cast<uint32_t*>(ptr);
-  for (size_t i = 0; i < count; ++i) words[i] = value;
-  return HSA_STATUS_SUCCESS;
+  // Only memory the runtime allocated, and only inside one allocation.
+  Allocation allocation;
+  if (!rt->find_allocation(ptr, count * sizeof(uint32_t), nullptr, &allocation))
+    return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+  Agent* gpu = allocation.region->kind() == MemoryRegion::Kind::DeviceLocal ? &allocation.region->owner() : nullptr;
+  for (size_t i = 0; gpu == nullptr && i < rt->agents().size(); ++i)
+    if (rt->agents()[i]->is_gpu()) gpu = rt->agents()[i].get();
+  if (gpu == nullptr) {
+    std::fill_n(static_cast<uint32_t*>(ptr), count, value);
+    return HSA_STATUS_SUCCESS;
+  }
+  return rt->blit(*gpu).fill(static_cast<uint32_t*>(ptr), value, count);
 }
 
 hsa_status_t HSA_API hsa_amd_agents_allow_access(uint32_t num_agents, const hsa_agent_t* agents,

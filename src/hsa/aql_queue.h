@@ -42,6 +42,8 @@ class AqlQueue {
   // HSA-PROF-1: the packet processor stamps start_ts/end_ts of completion signals.
   void set_profiling(bool enable) noexcept;
   hsa_status_t set_cu_mask(uint32_t count, const uint32_t* mask);
+  // The error callback has run (HSA-QUEUE-5): nothing on this queue completes any more.
+  bool in_error() const noexcept { return error_reported_.load(std::memory_order_acquire); }
 
  private:
   AqlQueue(Agent& agent, QueueErrorCallback callback, void* data) : agent_(agent), callback_(callback), data_(data) {}

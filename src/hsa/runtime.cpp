@@ -6,6 +6,7 @@
 #include "hsa/agent.h"
 #include "hsa/aql_queue.h"
 #include "hsa/async_handler.h"
+#include "hsa/blit_kernel.h"
 #include "hsa/memory_region.h"
 #include "hsa/signal_object.h"
 
@@ -37,8 +38,9 @@ hsa_status_t Runtime::release() {
   if (ref_count_ == 0) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   if (--ref_count_ > 0) return HSA_STATUS_SUCCESS;
   // HSA-INIT-2: the last shut-down releases every queue, signal and allocation.
-  Runtime* runtime = instance_.exchange(nullptr, std::memory_order_acq_rel);
-  delete runtime;
+  // The objects reach the runtime while they are torn down, so it is unpublished after.
+  delete instance_.load(std::memory_order_acquire);
+  instance_.store(nullptr, std::memory_order_release);
   return HSA_STATUS_SUCCESS;
 }
 
@@ -100,6 +102,7 @@ hsa_status_t Runtime::open() {
 void Runtime::close() {
   // Reverse order of dependence: handlers watch signals and queues; queues own signals.
   async_handler_.reset();
+  blits_.clear();
   std::vector<AqlQueue*> queues;
   for (auto& [key, queue] : queues_) queues.push_back(queue);
   queues_.clear();
@@ -210,6 +213,13 @@ AsyncHandler& Runtime::async_handler() {
   std::lock_guard lock(async_mutex_);
   if (!async_handler_) async_handler_ = std::make_unique<AsyncHandler>();
   return *async_handler_;
+}
+
+BlitKernel& Runtime::blit(Agent& gpu) {
+  std::lock_guard lock(blit_mutex_);
+  std::unique_ptr<BlitKernel>& slot = blits_[&gpu];
+  if (!slot) slot = std::make_unique<BlitKernel>(gpu);
+  return *slot;
 }
 
 AsyncHandler* Runtime::started_async_handler() {

@@ -26,6 +26,7 @@ class SignalObject;
 class AqlQueue;
 class AsyncHandler;
 class SignalPool;
+class BlitKernel;
 
 // One allocation made through hsa_memory_allocate / hsa_amd_memory_pool_allocate.
 struct Allocation {
@@ -66,6 +67,9 @@ class Runtime {
   void unregister_queue(AqlQueue* queue);
   AqlQueue* find_queue(const hsa_queue_t* queue) const noexcept;
 
+  // HSA-MEM-4: the blit kernels of `gpu`, made on first use.
+  BlitKernel& blit(Agent& gpu);
+
   AsyncHandler& async_handler();
   // nullptr until the first registration (no thread is started just to remove nothing).
   AsyncHandler* started_async_handler();
@@ -94,6 +98,9 @@ class Runtime {
 
   mutable std::shared_mutex queues_mutex_;
   std::unordered_map<const hsa_queue_t*, AqlQueue*> queues_;
+
+  std::mutex blit_mutex_;
+  std::map<Agent*, std::unique_ptr<BlitKernel>> blits_;
 
   std::mutex async_mutex_;
   std::unique_ptr<AsyncHandler> async_handler_;

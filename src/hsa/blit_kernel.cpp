@@ -1,0 +1,158 @@
+// hsa/blit_kernel.cpp - blit kernels, their descriptors and their dispatch (see blit_kernel.h).
+#include "hsa/blit_kernel.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "common/aql_packet.h"
+#include "common/aql_ring.h"
+#include "common/kernel_abi.h"
+#include "hsa/agent.h"
+#include "hsa/aql_queue.h"
+#include "hsa/memory_region.h"
+#include "hsa/runtime.h"
+#include "hsa/signal_object.h"
+
+namespace rocref::hsa {
+namespace {
+
+namespace kabi = rocref::kernel_abi;
+
+constexpr size_t kPage = 4096;
+constexpr uint32_t kWorkGroup = 64;
+constexpr uint32_t kMaxItems = 1024;
+constexpr size_t kChunk = 4096;  // bytes per work-item step
+
+struct CopyArgs {
+  uint64_t dst, src, size;
+  uint32_t items;
+};
+struct FillArgs {
+  uint64_t dst, count;
+  uint32_t value, items;
+};
+
+uint32_t global_id() {
+  const kabi::WorkItemContext& c = kabi::current();
+  return c.work_group_id.x * c.work_group_size.x + c.work_item_id.x;
+}
+
+// Work-item i copies chunks i, i + items, i + 2*items, ...: every byte exactly once.
+void copy_kernel(const void* kernarg) {
+  CopyArgs a;
+  std::memcpy(&a, kernarg, sizeof a);
+  for (uint64_t offset = uint64_t{global_id()} * kChunk; offset < a.size; offset += uint64_t{a.items} * kChunk)
+    std::memcpy(reinterpret_cast<uint8_t*>(a.dst) + offset, reinterpret_cast<const uint8_t*>(a.src) + offset,
+                std::min<uint64_t>(kChunk, a.size - offset));
+}
+
+void fill_kernel(const void* kernarg) {
+  FillArgs a;
+  std::memcpy(&a, kernarg, sizeof a);
+  auto* words = reinterpret_cast<uint32_t*>(a.dst);
+  constexpr uint64_t kWords = kChunk / sizeof(uint32_t);
+  for (uint64_t first = uint64_t{global_id()} * kWords; first < a.count; first += uint64_t{a.items} * kWords)
+    std::fill_n(words + first, std::min<uint64_t>(kWords, a.count - first), a.value);
+}
+
+// Registered once per process: the registry is process-wide, like loaded code objects.
+struct Registered {
+  uint64_t copy = kabi::register_kernel("rocref_blit_copy", &copy_kernel);
+  uint64_t fill = kabi::register_kernel("rocref_blit_fill", &fill_kernel);
+};
+const Registered& kernels() {
+  static const Registered registered;
+  return registered;
+}
+
+MemoryRegion* system_region() {
+  for (const auto& region : runtime()->cpu_agent()->owned_regions())
+    if (region->kind() == MemoryRegion::Kind::System) return region.get();
+  return nullptr;
+}
+
+uint32_t items_for(uint64_t chunks) {
+  const uint64_t items = std::clamp<uint64_t>(chunks, 1, kMaxItems);
+  return static_cast<uint32_t>((items + kWorkGroup - 1) / kWorkGroup * kWorkGroup);
+}
+
+}  // namespace
+
+BlitKernel::~BlitKernel() {
+  delete queue_;
+  Runtime* rt = runtime();
+  if (done_ != nullptr) rt->signal_pool().destroy(done_);
+  if (MemoryRegion* system = system_region()) {
+    if (code_ != nullptr) system->free_pages(code_, kPage);
+    if (kernarg_ != nullptr) system->free_pages(kernarg_, kPage);
+  }
+}
+
+hsa_status_t BlitKernel::ensure_ready_locked() {
+  if (queue_ != nullptr) return HSA_STATUS_SUCCESS;
+  Runtime* rt = runtime();
+  MemoryRegion* system = system_region();
+  if (system == nullptr) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  if (code_ == nullptr && system->allocate_pages(kPage, &code_) != HSA_STATUS_SUCCESS) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  if (kernarg_ == nullptr && system->allocate_pages(kPage, &kernarg_) != HSA_STATUS_SUCCESS) {
+    kernarg_ = nullptr;
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+  // [descriptor copy][code copy][descriptor fill][code fill], 64 bytes each.
+  const uint64_t ids[2] = {kernels().copy, kernels().fill};
+  const uint32_t sizes[2] = {sizeof(CopyArgs), sizeof(FillArgs)};
+  for (int k = 0; k < 2; ++k) {
+    kabi::KernelDescriptor descriptor;
+    descriptor.kernarg_size = sizes[k];
+    descriptor.kernel_code_entry_byte_offset = sizeof(kabi::KernelDescriptor);
+    kabi::KernelCode code;
+    code.id = ids[k];
+    auto* base = static_cast<uint8_t*>(code_) + k * 2 * sizeof(kabi::KernelDescriptor);
+    std::memcpy(base, &descriptor, sizeof descriptor);
+    std::memcpy(base + sizeof descriptor, &code, sizeof code);
+  }
+  if (done_ == nullptr) done_ = rt->signal_pool().create(0, AMD_SIGNAL_KIND_USER, true);
+  if (done_ == nullptr) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  return AqlQueue::create(gpu_, 64, HSA_QUEUE_TYPE_SINGLE, nullptr, nullptr, &queue_);
+}
+
+hsa_status_t BlitKernel::dispatch_locked(int kernel, const void* args, size_t args_size, uint32_t items) {
+  if (hsa_status_t status = ensure_ready_locked(); status != HSA_STATUS_SUCCESS) return status;
+  std::memcpy(kernarg_, args, args_size);
+  done_->store(1, MemoryOrder::Relaxed, true);
+  hsa_kernel_dispatch_packet_t packet{};
+  packet.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
+  packet.workgroup_size_x = kWorkGroup;
+  packet.workgroup_size_y = packet.workgroup_size_z = 1;
+  packet.grid_size_x = items;
+  packet.grid_size_y = packet.grid_size_z = 1;
+  packet.kernel_object = reinterpret_cast<uint64_t>(code_) + kernel * 2 * sizeof(kabi::KernelDescriptor);
+  packet.kernarg_address = kernarg_;
+  packet.completion_signal = done_->handle();
+  packet.header = aql::make_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true, HSA_FENCE_SCOPE_SYSTEM,
+                                   HSA_FENCE_SCOPE_SYSTEM);
+  aql::QueueRing(queue_->amd()).submit(&packet);
+  // A queue error never completes the signal: check between bounded waits.
+  for (;;) {
+    const sig::WaitResult result = done_->view().wait(HSA_SIGNAL_CONDITION_EQ, 0, std::chrono::milliseconds(50));
+    if (result.satisfied) return HSA_STATUS_SUCCESS;
+    if (queue_->in_error()) return HSA_STATUS_ERROR;
+  }
+}
+
+hsa_status_t BlitKernel::copy(void* dst, const void* src, size_t size) {
+  std::lock_guard lock(mutex_);
+  const CopyArgs args{reinterpret_cast<uint64_t>(dst), reinterpret_cast<uint64_t>(src), size,
+                      items_for((size + kChunk - 1) / kChunk)};
+  return dispatch_locked(0, &args, sizeof args, args.items);
+}
+
+hsa_status_t BlitKernel::fill(uint32_t* dst, uint32_t value, size_t count) {
+  std::lock_guard lock(mutex_);
+  constexpr size_t kWords = kChunk / sizeof(uint32_t);
+  const FillArgs args{reinterpret_cast<uint64_t>(dst), count, value, items_for((count + kWords - 1) / kWords)};
+  return dispatch_locked(1, &args, sizeof args, args.items);
+}
+
+}  // namespace rocref::hsa
