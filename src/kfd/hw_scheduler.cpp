@@ -42,11 +42,10 @@ bool HwScheduler::run_slice() {
     std::vector<HwQueue*> ready;
     for (HwQueue* q : queues_)
       if (q->runnable()) ready.push_back(q);
-    // KFD-HWS-2: highest priority first; KFD-HWS-3: least recently mapped first within a priority.
-    std::stable_sort(ready.begin(), ready.end(), [](const HwQueue* a, const HwQueue* b) {
-      if (a->priority() != b->priority()) return a->priority() > b->priority();
-      return a->last_mapped < b->last_mapped;
-    });
+    // KFD-HWS-2: highest priority first. KFD-HWS-3: within a priority, queues_ is the
+    // round-robin order (served queues move to its back below), so the longest waiting go first.
+    std::stable_sort(ready.begin(), ready.end(),
+                     [](const HwQueue* a, const HwQueue* b) { return a->priority() > b->priority(); });
     if (ready.size() > slots_) ready.resize(slots_);
     for (HwQueue* q : mapped_) q->slot = -1;
     mapped_ = ready;
@@ -56,6 +55,9 @@ bool HwScheduler::run_slice() {
       mapped_[i]->last_mapped = tick_;
       ++mapped_[i]->slices_mapped;
     }
+    std::stable_partition(queues_.begin(), queues_.end(), [this](const HwQueue* q) {
+      return std::find(mapped_.begin(), mapped_.end(), q) == mapped_.end();
+    });
     for (unsigned n = 0; n < quantum_; ++n) {
       bool any = false;
       for (HwQueue* q : mapped_) any |= q->step();
