@@ -1,0 +1,113 @@
+// tests/integration_foreign/rocminfo_test.cpp - Debian's rocminfo lists the modeled agents (PRE-RUN-1).
+//
+// Runs `rocref exec -- rocminfo` and compares the lines that matter (agent
+// names, gfx target, pool sizes) with the KFD model's own topology.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "kfd/kfd_device.h"
+
+namespace {
+
+const char* const kTopology = "/sys/devices/virtual/kfd/kfd/topology/nodes";
+
+std::string find_rocminfo() {
+  for (const char* p : {"/usr/bin/rocminfo", "/opt/rocm/bin/rocminfo"}) {
+    if (access(p, X_OK) == 0) return p;
+  }
+  return {};
+}
+
+struct RunResult {
+  int status = -1;
+  std::string out;
+};
+
+RunResult run_under_model(const std::string& program) {
+  RunResult r;
+  const std::string cmd = std::string(ROCREF_TOOL) + " exec --lib " + ROCREF_PRELOAD_LIB + " -- " + program + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
+  r.status = pclose(pipe);
+  return r;
+}
+
+// "key value" lines of a model sysfs file.
+uint64_t property(const std::string& path, const std::string& key) {
+  auto text = rocref::kfd::KfdDevice::instance().read_sysfs(path);
+  if (!text) return 0;
+  std::istringstream in(*text);
+  std::string k;
+  uint64_t v = 0;
+  while (in >> k >> v) {
+    if (k == key) return v;
+  }
+  return 0;
+}
+
+// The model's GPU node: the one with a non-zero simd_count.
+int gpu_node() {
+  auto nodes = rocref::kfd::KfdDevice::instance().list_sysfs(kTopology);
+  if (!nodes) return -1;
+  for (const auto& n : *nodes) {
+    if (property(std::string(kTopology) + "/" + n + "/properties", "simd_count") != 0) return std::stoi(n);
+  }
+  return -1;
+}
+
+class ForeignRocminfo : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    rocminfo_ = find_rocminfo();
+    if (rocminfo_.empty()) GTEST_SKIP() << "rocminfo is not installed (Debian package rocminfo)";
+    node_ = gpu_node();
+    ASSERT_GE(node_, 0) << "the KFD model lists no GPU node";
+    run_ = run_under_model(rocminfo_);
+  }
+  std::string rocminfo_;
+  int node_ = -1;
+  RunResult run_;
+};
+
+TEST_F(ForeignRocminfo, PRE_RUN_1_RocminfoCompletesOnTheModel) {
+  EXPECT_TRUE(WIFEXITED(run_.status) && WEXITSTATUS(run_.status) == 0) << run_.out;
+  EXPECT_NE(run_.out.find("ROCk module is loaded"), std::string::npos) << run_.out;
+  EXPECT_NE(run_.out.find("*** Done ***"), std::string::npos) << run_.out;
+}
+
+TEST_F(ForeignRocminfo, PRE_RUN_1_ListsTheModeledCpuAndGpuAgents) {
+  const std::string props = std::string(kTopology) + "/" + std::to_string(node_) + "/properties";
+  const uint64_t v = property(props, "gfx_target_version");
+  char gfx[32];
+  std::snprintf(gfx, sizeof gfx, "gfx%llu%llx%llx", (unsigned long long)(v / 10000), (unsigned long long)(v / 100 % 100),
+                (unsigned long long)(v % 100));
+  EXPECT_TRUE(std::regex_search(run_.out, std::regex("Device Type:\\s+CPU"))) << run_.out;
+  EXPECT_TRUE(std::regex_search(run_.out, std::regex("Device Type:\\s+GPU"))) << run_.out;
+  EXPECT_TRUE(std::regex_search(run_.out, std::regex(std::string("Name:\\s+") + gfx + "\\s"))) << gfx << "\n" << run_.out;
+  EXPECT_NE(run_.out.find(std::string("amdgcn-amd-amdhsa--") + gfx), std::string::npos) << run_.out;
+  const uint64_t cus = property(props, "simd_count") / property(props, "simd_per_cu");
+  EXPECT_TRUE(std::regex_search(run_.out, std::regex("Compute Unit:\\s+" + std::to_string(cus) + "\\s"))) << run_.out;
+}
+
+TEST_F(ForeignRocminfo, PRE_RUN_1_GpuPoolSizeIsTheModelsVram) {
+  const std::string bank = std::string(kTopology) + "/" + std::to_string(node_) + "/mem_banks/0/properties";
+  const uint64_t kb = property(bank, "size_in_bytes") / 1024;
+  ASSERT_GT(kb, 0u);
+  // The GPU agent's section lists its global pool with the bank's size in KB.
+  const size_t gpu = run_.out.find("Device Type:             GPU");
+  ASSERT_NE(gpu, std::string::npos) << run_.out;
+  const std::string section = run_.out.substr(gpu);
+  EXPECT_TRUE(std::regex_search(section, std::regex("Size:\\s+" + std::to_string(kb) + "\\(0x[0-9a-f]+\\) KB")))
+      << "want " << kb << " KB\n" << section;
+}
+
+}  // namespace
