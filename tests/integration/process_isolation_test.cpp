@@ -76,7 +76,7 @@ class ProcessIsolation : public ::testing::Test {
   RawProcess b_;
 };
 
-TEST_F(ProcessIsolation, KFD_PROC_1_OtherProcessCannotMapOrFreeOurBuffers) {
+TEST_F(ProcessIsolation, ISO_1_OtherProcessCannotMapOrFreeOurBuffers) {
   HsaMemFlags vram{};
   vram.ui32.NonPaged = 1;
   vram.ui32.HostAccess = 1;
@@ -101,7 +101,7 @@ TEST_F(ProcessIsolation, KFD_PROC_1_OtherProcessCannotMapOrFreeOurBuffers) {
   EXPECT_EQ(hsaKmtFreeMemory(mem, 1 << 16), HSAKMT_STATUS_SUCCESS) << "A's buffer is still A's";
 }
 
-TEST_F(ProcessIsolation, KFD_PROC_2_OtherProcessCannotSignalOrWaitOurEvents) {
+TEST_F(ProcessIsolation, ISO_2_OtherProcessCannotSignalOrWaitOurEvents) {
   HsaEventDescriptor d{};
   d.EventType = HSA_EVENTTYPE_SIGNAL;
   HsaEvent* e = nullptr;
@@ -120,7 +120,7 @@ TEST_F(ProcessIsolation, KFD_PROC_2_OtherProcessCannotSignalOrWaitOurEvents) {
   EXPECT_EQ(hsaKmtDestroyEvent(e), HSAKMT_STATUS_SUCCESS);
 }
 
-TEST_F(ProcessIsolation, KFD_PROC_3_DoorbellPagesAreSeparateAndQueuesSurvive) {
+TEST_F(ProcessIsolation, ISO_3_DoorbellPagesAreSeparateAndQueuesSurvive) {
   AqlQueueHarness a(gpu_);
   ASSERT_TRUE(a.ok()) << a.error();
   // B's own queue, doorbell page mapped through B's descriptor.

@@ -114,7 +114,8 @@ TEST_F(Hsakmt_Event, WaitOnDestroyedEventFails) {
 #endif
 }
 
-// EVT-AGE-1: a wait that passes the age it last saw returns at once if the event fired since.
+// EVT-AGE-1 (on the driver's KFD-EVT-6): a wait that passes the age it last saw returns at once
+// if the event fired since.
 TEST_F(Hsakmt_Event, WaitExtWithStaleAgeDoesNotLoseAWakeUp) {
   if (!hsaKmtWaitOnEvent_Ext) GTEST_SKIP() << "hsaKmtWaitOnEvent_Ext is newer than this library";
   HsaEvent* e = make_event(false);
