@@ -112,13 +112,13 @@ int check_instructions(const SuiteOptions& options) {
     std::fprintf(stderr, "%s has no entries\n", options.check_baseline.c_str());
     return 2;
   }
-  int failures = 0;
+  int failures = 0, errors = 0;
   for (const auto& entry : baseline) {
     std::string error;
     const std::optional<double> measured = instructions_per_pair(options, entry.implementation, &error);
     if (!measured) {
       std::printf("%-24s error: %s\n", entry.implementation.c_str(), error.c_str());
-      ++failures;
+      ++errors;
       continue;
     }
     const Verdict v = compare_instructions(*measured, entry.instructions_per_pair);
@@ -130,7 +130,8 @@ int check_instructions(const SuiteOptions& options) {
                                          : "ok");
     if (v == Verdict::Regressed) ++failures;
   }
-  return failures == 0 ? 0 : 1;
+  if (errors) return 2;
+  return failures == 0 ? 0 : 3;
 }
 
 }  // namespace rocref::bench

@@ -9,9 +9,12 @@
 
 #ifdef ROCREF_BENCH_HAVE_GPU
 
+#include <sched.h>
+
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <string>
 
 #include "bench/queue/aql_queue_memory.h"
 #include "bench/queue/threads.h"
@@ -49,8 +52,17 @@ E2eResult run_e2e(bool spinning, uint32_t samples) {
   std::atomic_ref<int64_t> value(const_cast<int64_t&>(completion.value));
 
   aql::QueueRing ring(memory.queue());
-  pin_current_thread(nth_usable_cpu(1));
+  cpu_set_t saved;
+  CPU_ZERO(&saved);
+  const bool restore = sched_getaffinity(0, sizeof saved, &saved) == 0;
+  // The scheduler's thread inherits this thread's affinity and policy:
+  // processor on one CPU, producer on the other, both SCHED_FIFO when there
+  // are two CPUs for them (a spinning processor sharing a CPU with other work
+  // waits out whole time slices).
+  pin_current_thread(nth_usable_cpu(0));
+  result.realtime = usable_cpus() >= 2 && make_current_thread_fifo();
   scheduler.start();
+  pin_current_thread(nth_usable_cpu(1));
   result.latency_ns.reserve(samples);
   uint64_t sleeps_seen = scheduler.stats().sleeps;
   for (uint32_t i = 0; i < samples && !failed.load(std::memory_order_relaxed); ++i) {
@@ -63,11 +75,26 @@ E2eResult run_e2e(bool spinning, uint32_t samples) {
     const auto start = std::chrono::steady_clock::now();
     ring.submit(&packet);
     Backoff backoff;
-    while (value.load(std::memory_order_acquire) != 0) backoff.pause();
+    while (value.load(std::memory_order_acquire) != 0) {
+      backoff.pause();
+      // Never hang the suite: a lost packet is reported, not waited for.
+      if (std::chrono::steady_clock::now() - start > std::chrono::seconds(2)) {
+        const gpu::ProcessorStats st = processor.stats();
+        result.error = "packet " + std::to_string(i) + " not completed in 2 s (launched " +
+                       std::to_string(st.launched) + ", completed " + std::to_string(st.completed) +
+                       (processor.in_error() ? ", queue in error" : "") + ")";
+        scheduler.stop();
+        make_current_thread_normal();
+        if (restore) sched_setaffinity(0, sizeof saved, &saved);
+        return result;
+      }
+    }
     result.latency_ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
     sleeps_seen = scheduler.stats().sleeps;
   }
   scheduler.stop();
+  make_current_thread_normal();
+  if (restore) sched_setaffinity(0, sizeof saved, &saved);
   if (failed.load()) result.error = "the packet processor reported a queue error";
   return result;
 }

@@ -10,6 +10,7 @@ namespace rocref::bench {
 struct E2eResult {
   std::vector<double> latency_ns;  // one per packet
   std::string error;               // non-empty: nothing measured
+  bool realtime = false;           // producer and processor threads ran SCHED_FIFO
 };
 
 // False when the GPU model was not built into this program.

@@ -88,6 +88,7 @@ void e2e_table(std::string& out, const SuiteResults& r) {
   for (const auto& [name, s] : r.series) {
     if (s.scenario != "e2e") continue;
     std::string n = s.discarded ? std::to_string(s.discarded) + " runs discarded (canary)" : "";
+    if (!s.realtime) n += std::string(n.empty() ? "" : "; ") + "no SCHED_FIFO";
     out += "| " + s.implementation + " | " + fmt("%.2f", median(s.p50_ns) / 1000) + " | " +
            fmt("%.2f", median(s.p99_ns) / 1000) + " | " + fmt("%.1f%%", 100 * coefficient_of_variation(s.p50_ns)) +
            " | " + n + " |\n";

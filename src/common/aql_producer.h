@@ -8,7 +8,8 @@
 // when the cached copy says the ring is full (read_index only grows, so a
 // stale copy is conservative); a batch of k packets takes one fetch_add and
 // one doorbell store. One object per producer thread; any number of objects
-// and QueueRing users may share a queue.
+// and QueueRing users may share a queue. The doorbell form is a template
+// argument so the per-packet path carries no test for it.
 #pragma once
 
 #include <hsa/amd_hsa_queue.h>
@@ -27,16 +28,16 @@
 
 namespace rocref::aql {
 
-class CachedProducer {
+template <DoorbellStore Bell>
+class BasicCachedProducer {
  public:
-  explicit CachedProducer(amd_queue_t* queue, DoorbellStore bell = DoorbellStore::Plain) noexcept
+  explicit BasicCachedProducer(amd_queue_t* queue) noexcept
       : queue_(queue),
         base_(static_cast<uint8_t*>(queue->hsa_queue.base_address)),
         size_(queue->hsa_queue.size),
         mask_(queue->hsa_queue.size - 1),
         doorbell_(const_cast<uint64_t*>(signal_from_handle(queue->hsa_queue.doorbell_signal)->hardware_doorbell_ptr)),
-        bell_(bell),
-        cached_read_(atomic_field(queue->read_dispatch_id).load(std::memory_order_acquire)) {}
+        limit_(atomic_field(queue->read_dispatch_id).load(std::memory_order_acquire) + size_) {}
 
   uint32_t size() const noexcept { return size_; }
 
@@ -50,11 +51,14 @@ class CachedProducer {
     // AQL-IDX-1: fetch_add form.
     const uint64_t first = atomic_field(queue_->write_dispatch_id).fetch_add(count, std::memory_order_relaxed);
     wait_for_room(first, count);
+    // Locals: the slot writes below may alias any member as far as the compiler knows.
+    uint8_t* const base = base_;
+    const uint64_t mask = mask_;
     const auto* bytes = static_cast<const uint8_t*>(packets);
     if (mutant_active(Mutant::DoorbellBeforeHeader)) ring_doorbell(first + count - 1);
     for (uint32_t i = 0; i < count; ++i) {
       const uint8_t* packet = bytes + size_t{i} * kPacketBytes;
-      uint8_t* slot = base_ + ((first + i) & mask_) * kPacketBytes;
+      uint8_t* slot = base + ((first + i) & mask) * kPacketBytes;
       // AQL-PUB-2: bytes 4..63 before the header.
       std::memcpy(slot + 4, packet + 4, kPacketBytes - 4);
       uint32_t header_setup;
@@ -70,14 +74,22 @@ class CachedProducer {
 
  private:
   // AQL-IDX-2: [first, first+count) is free once first + count <= read_index + size.
+  // limit_ is a read_index seen earlier plus size; read_index only grows, so
+  // it is never past the true limit. Compared by modular distance: a
+  // reservation is at most size past the limit and ids wrap at 2^64.
   void wait_for_room(uint64_t first, uint32_t count) noexcept {
     if (mutant_active(Mutant::SkipFullCheck)) return;
-    if (index_distance(cached_read_, first) + count <= size_) return;
+    if (static_cast<int64_t>(first + count - limit_) <= 0) return;
+    wait_for_room_slow(first, count);
+  }
+
+  __attribute__((noinline)) void wait_for_room_slow(uint64_t first, uint32_t count) noexcept {
     Backoff backoff;
     for (;;) {
       // Acquire: the processor's reads of the old packets happen before our writes.
-      cached_read_ = atomic_field(queue_->read_dispatch_id).load(std::memory_order_acquire);
-      if (index_distance(cached_read_, first) + count <= size_) return;
+      const uint64_t read = atomic_field(queue_->read_dispatch_id).load(std::memory_order_acquire);
+      limit_ = read + size_;
+      if (index_distance(read, first) + count <= size_) return;
       backoff.pause();
     }
   }
@@ -85,7 +97,7 @@ class CachedProducer {
   // AQL-DB-1..3: the newest id of the batch, then wake a sleeping engine (AQL-DB-4).
   void ring_doorbell(uint64_t id) noexcept {
     std::atomic_ref<uint64_t> bell(*doorbell_);
-    if (bell_ == DoorbellStore::Max) {
+    if constexpr (Bell == DoorbellStore::Max) {
       uint64_t current = bell.load(std::memory_order_relaxed);
       while (current < id &&
              !bell.compare_exchange_weak(current, id, std::memory_order_release, std::memory_order_relaxed)) {
@@ -101,8 +113,11 @@ class CachedProducer {
   uint32_t size_;
   uint64_t mask_;
   uint64_t* doorbell_;
-  DoorbellStore bell_;
-  uint64_t cached_read_;
+  uint64_t limit_;
 };
+
+using CachedProducer = BasicCachedProducer<DoorbellStore::Plain>;
+// Many producers on one queue that want a doorbell that never goes back (AQL-DB-3).
+using CachedMaxProducer = BasicCachedProducer<DoorbellStore::Max>;
 
 }  // namespace rocref::aql

@@ -31,7 +31,8 @@ class RingReader {
         batch_(release_batch == 0 ? 1 : (release_batch > queue->hsa_queue.size ? queue->hsa_queue.size
                                                                                 : release_batch)),
         read_(atomic_field(queue->read_dispatch_id).load(std::memory_order_relaxed)),
-        published_(read_) {}
+        published_(read_),
+        until_publish_(batch_) {}
 
   // Copies the packet at read_index into `out` (64 bytes) and releases its
   // slot; false, after publishing any held-back progress, when it is INVALID.
@@ -43,19 +44,20 @@ class RingReader {
       publish_read_index();
       return false;
     }
-    auto* bytes = static_cast<uint8_t*>(out);
-    std::memcpy(bytes, &header_setup, sizeof header_setup);
-    std::memcpy(bytes + 4, slot + 4, kPacketBytes - 4);
+    // The whole slot, header included: no producer writes it until read_index
+    // passes it, so after the acquire above the plain copy races with nothing.
+    std::memcpy(out, slot, kPacketBytes);
     // AQL-RET-1: the slot is INVALID before read_index passes it; the release
-    // store of read_index below orders this store and the copy before it.
+    // store of read_index orders this store and the copy before it.
     std::atomic_ref<uint16_t>(*reinterpret_cast<uint16_t*>(slot)).store(kInvalidHeader, std::memory_order_relaxed);
     ++read_;
-    if (read_ - published_ >= batch_) publish_read_index();
+    if (--until_publish_ == 0) publish_read_index();
     return true;
   }
 
   // AQL-RET-1: every fetched slot is released to producers.
   void publish_read_index() noexcept {
+    until_publish_ = batch_;
     if (published_ == read_) return;
     atomic_field(queue_->read_dispatch_id).store(read_, std::memory_order_release);
     published_ = read_;
@@ -70,6 +72,7 @@ class RingReader {
   uint32_t batch_;
   uint64_t read_;
   uint64_t published_;
+  uint32_t until_publish_;  // fetches left before read_index is published
 };
 
 }  // namespace rocref::aql

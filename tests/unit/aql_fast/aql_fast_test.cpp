@@ -97,7 +97,7 @@ TEST(AqlFast, AQL_IDX_1_ConcurrentBatchesKeepPerProducerFifo) {
   std::vector<std::thread> threads;
   for (uint32_t t = 0; t < producers; ++t) {
     threads.emplace_back([&, t] {
-      CachedProducer producer(&q.queue, DoorbellStore::Max);
+      CachedMaxProducer producer(&q.queue);
       hsa_kernel_dispatch_packet_t batch[5];
       for (uint64_t seq = 0; seq < per_producer;) {
         const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(1 + seq % 5, per_producer - seq));
