@@ -9,6 +9,9 @@
 #include <algorithm>
 #include <chrono>
 #include <unordered_set>
+#include <vector>
+
+#include "common/backoff.h"
 
 #include "hsa/agent.h"
 #include "hsa/api_rules.h"
@@ -60,6 +63,54 @@ hsa_signal_value_t wait(hsa_signal_t signal, hsa_signal_condition_t condition, h
   return object->view(wait_state_hint == HSA_WAIT_STATE_BLOCKED).wait(condition, compare, timeout, order).value;
 }
 
+// HSA-SIG-7: relaxed loads; spin, yield, then (BLOCKED) sleep on the interrupt
+// signals' events, each sleep bounded like a single-signal wait.
+uint32_t wait_any(uint32_t count, const hsa_signal_t* signals, const hsa_signal_condition_t* conds,
+                  const hsa_signal_value_t* values, uint64_t timeout_hint, hsa_wait_state_t wait_hint,
+                  hsa_signal_value_t* satisfying_value) {
+  Runtime* rt = runtime();
+  if (rt == nullptr || count == 0 || signals == nullptr || conds == nullptr || values == nullptr) return UINT32_MAX;
+  std::vector<SignalObject*> objects(count);
+  std::vector<HsaEvent*> events;
+  for (uint32_t i = 0; i < count; ++i) {
+    objects[i] = value_signal(signals[i]);
+    if (objects[i] == nullptr) return UINT32_MAX;
+    if (objects[i]->is_interrupt()) events.push_back(objects[i]->event());
+  }
+  const uint64_t ns = rocref::hsa::timeout_hint_to_ns(timeout_hint, rt->timestamp_frequency());
+  const auto start = std::chrono::steady_clock::now();
+  auto check = [&]() -> uint32_t {
+    for (uint32_t i = 0; i < count; ++i) {
+      const int64_t value = objects[i]->load(MemoryOrder::Relaxed);
+      if (rocref::sig::condition_holds(conds[i], value, values[i])) {
+        if (satisfying_value != nullptr) *satisfying_value = value;
+        return i;
+      }
+    }
+    return UINT32_MAX;
+  };
+  rocref::Backoff backoff;
+  for (uint32_t round = 0;; ++round) {
+    if (uint32_t hit = check(); hit != UINT32_MAX) return hit;
+    const uint64_t elapsed = static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+    if (elapsed >= ns) return UINT32_MAX;
+    if (round < 1024 || wait_hint != HSA_WAIT_STATE_BLOCKED || events.empty()) {
+      backoff.pause();
+      continue;
+    }
+    // Announce, re-check, sleep (HSA-SIG-5's store-buffering pair, as a single wait does).
+    for (SignalObject* object : objects) object->add_waiter();
+    if (uint32_t hit = check(); hit != UINT32_MAX) {
+      for (SignalObject* object : objects) object->remove_waiter();
+      return hit;
+    }
+    hsaKmtWaitOnMultipleEvents(events.data(), static_cast<HSAuint32>(events.size()), false,
+                               SignalObject::kMaxSleepMs);
+    for (SignalObject* object : objects) object->remove_waiter();
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -98,6 +149,19 @@ hsa_status_t HSA_API hsa_amd_signal_async_handler(hsa_signal_t signal, hsa_signa
   if (object == nullptr) return HSA_STATUS_ERROR_INVALID_SIGNAL;
   if (handler == nullptr || !rocref::sig::is_valid_condition(cond)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   return rt->async_handler().add(object, cond, value, handler, arg);
+}
+
+uint32_t HSA_API hsa_amd_signal_wait_any(uint32_t signal_count, hsa_signal_t* signals, hsa_signal_condition_t* conds,
+                                         hsa_signal_value_t* values, uint64_t timeout_hint, hsa_wait_state_t wait_hint,
+                                         hsa_signal_value_t* satisfying_value) {
+  return wait_any(signal_count, signals, conds, values, timeout_hint, wait_hint, satisfying_value);
+}
+
+hsa_status_t HSA_API hsa_amd_async_function(void (*callback)(void* arg), void* arg) {
+  Runtime* rt = runtime();
+  if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (callback == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return rt->async_handler().add_function(callback, arg);
 }
 
 // --- loads and stores ---------------------------------------------------------

@@ -58,6 +58,16 @@ hsa_status_t AsyncHandler::add(SignalObject* signal, hsa_signal_condition_t cond
   return HSA_STATUS_SUCCESS;
 }
 
+hsa_status_t AsyncHandler::add_function(void (*callback)(void* arg), void* arg) {
+  {
+    std::lock_guard lock(mutex_);
+    if (hsa_status_t status = start_locked(); status != HSA_STATUS_SUCCESS) return status;
+    functions_.emplace_back(callback, arg);
+  }
+  wake();
+  return HSA_STATUS_SUCCESS;
+}
+
 void AsyncHandler::remove_signal(SignalObject* signal) {
   std::lock_guard dispatch(dispatch_);
   std::lock_guard lock(mutex_);
@@ -81,17 +91,21 @@ void AsyncHandler::wake() {
 void AsyncHandler::run() {
   std::vector<HsaEvent*> events;
   while (!stop_.load(std::memory_order_seq_cst)) {
-    bool fired = false;
+    bool fired;
     bool polling = false;
     events.clear();
     events.push_back(control_);
     {
       std::lock_guard dispatch(dispatch_);
       std::vector<Entry> snapshot;
+      std::vector<std::pair<void (*)(void*), void*>> functions;
       {
         std::lock_guard lock(mutex_);
         snapshot = entries_;
+        functions.swap(functions_);
       }
+      for (auto [callback, arg] : functions) callback(arg);
+      fired = !functions.empty();
       for (const Entry& entry : snapshot) {
         // A handler that ran earlier in this round may have removed (and destroyed) a signal.
         if (!still_registered(entry)) continue;

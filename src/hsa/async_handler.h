@@ -32,6 +32,8 @@ class AsyncHandler {
   // HSA_STATUS_ERROR_OUT_OF_RESOURCES if the thread or its control event cannot start.
   hsa_status_t add(SignalObject* signal, hsa_signal_condition_t cond, hsa_signal_value_t value,
                    hsa_amd_signal_handler handler, void* arg);
+  // hsa_amd_async_function: `callback(arg)` once, on the handler thread.
+  hsa_status_t add_function(void (*callback)(void* arg), void* arg);
   // Removes every registration with this signal; waits for a handler running on it.
   void remove_signal(SignalObject* signal);
 
@@ -52,6 +54,7 @@ class AsyncHandler {
   std::mutex mutex_;                // entries_, started_
   std::recursive_mutex dispatch_;   // held while handlers run; a handler may remove its own signal
   std::vector<Entry> entries_;
+  std::vector<std::pair<void (*)(void*), void*>> functions_;
   std::atomic<bool> stop_{false};
   bool started_ = false;
   HsaEvent* control_ = nullptr;

@@ -225,5 +225,36 @@ TEST_F(HsaSignal, HSA_ASYNC_1_BadRegistrationsAreRejected) {
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
 }
 
+TEST_F(HsaSignal, HSA_SIG_7_WaitAnyReturnsTheFirstSatisfiedIndex) {
+  record_clause("HSA-SIG-7");
+  hsa_signal_t signals[3] = {make_signal(1), make_signal(5), make_signal(9)};
+  hsa_signal_condition_t conds[3] = {HSA_SIGNAL_CONDITION_EQ, HSA_SIGNAL_CONDITION_EQ, HSA_SIGNAL_CONDITION_LT};
+  hsa_signal_value_t values[3] = {0, 0, 9};
+  hsa_signal_value_t seen = -1;
+  EXPECT_EQ(hsa_amd_signal_wait_any(3, signals, conds, values, ticks_ms(20), HSA_WAIT_STATE_BLOCKED, &seen),
+            UINT32_MAX) << "no pair holds: the wait must time out";
+  std::thread setter([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    hsa_signal_store_screlease(signals[1], 0);
+  });
+  EXPECT_EQ(hsa_amd_signal_wait_any(3, signals, conds, values, UINT64_MAX, HSA_WAIT_STATE_BLOCKED, &seen), 1u);
+  EXPECT_EQ(seen, 0);
+  setter.join();
+  hsa_signal_store_relaxed(signals[2], 3);
+  EXPECT_EQ(hsa_amd_signal_wait_any(3, signals, conds, values, UINT64_MAX, HSA_WAIT_STATE_ACTIVE, nullptr), 1u)
+      << "the lowest satisfied index comes first";
+}
+
+TEST_F(HsaSignal, HSA_ASYNC_2_AsyncFunctionRunsOnce) {
+  record_clause("HSA-ASYNC-2");
+  std::atomic<int> runs{0};
+  ASSERT_EQ(hsa_amd_async_function([](void* arg) { static_cast<std::atomic<int>*>(arg)->fetch_add(1); }, &runs),
+            HSA_STATUS_SUCCESS);
+  for (int i = 0; i < 2000 && runs.load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(runs.load(), 1);
+  EXPECT_EQ(hsa_amd_async_function(nullptr, nullptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+}
+
 }  // namespace
 }  // namespace hsa_conformance
