@@ -2,6 +2,7 @@
 #include "common/engine_wake.h"
 
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,9 +19,24 @@ long futex(std::atomic<uint32_t>* word, int op, uint32_t value, const timespec* 
 
 constexpr size_t kMaxListeners = 64;
 std::array<std::atomic<WakeChannel*>, kMaxListeners> g_listeners{};
+std::atomic<size_t> g_listener_high_water{0};  // slots at or past it were never used
 std::mutex g_listeners_mutex;  // registration only; notify is lock-free
 
+long membarrier(int cmd) { return syscall(SYS_membarrier, cmd, 0U, 0); }
+
+// The heavy side of the asymmetric fence (AQL-DB-4): every running thread of
+// the process executes a full barrier before this returns. False if the
+// kernel cannot do it; producers then always fence.
+bool expedited_barrier() noexcept {
+  static const bool registered = membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
+  return registered && membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0;
+}
+
 }  // namespace
+
+namespace detail {
+std::atomic<uint32_t> g_doorbell_fence_needed{0};
+}  // namespace detail
 
 void WakeChannel::announce_sleep() noexcept {
   announced_epoch_ = epoch_.load(std::memory_order_relaxed);
@@ -49,27 +65,40 @@ void WakeChannel::notify() noexcept {
 
 void register_doorbell_listener(WakeChannel* channel) noexcept {
   std::lock_guard lock(g_listeners_mutex);
-  for (auto& slot : g_listeners) {
-    if (slot.load(std::memory_order_relaxed) == nullptr) {
-      slot.store(channel, std::memory_order_release);
-      return;
+  for (size_t i = 0; i < kMaxListeners; ++i) {
+    if (g_listeners[i].load(std::memory_order_relaxed) != nullptr) continue;
+    g_listeners[i].store(channel, std::memory_order_release);
+    if (i >= g_listener_high_water.load(std::memory_order_relaxed)) {
+      g_listener_high_water.store(i + 1, std::memory_order_release);
     }
+    detail::g_doorbell_fence_needed.fetch_add(1, std::memory_order_seq_cst);
+    // AQL-DB-4: producers that still read zero skipped their fence; drain them.
+    if (!expedited_barrier()) {
+      static std::once_flag always;
+      std::call_once(always, [] { detail::g_doorbell_fence_needed.fetch_add(1, std::memory_order_seq_cst); });
+    }
+    return;
   }
 }
 
 void unregister_doorbell_listener(WakeChannel* channel) noexcept {
   std::lock_guard lock(g_listeners_mutex);
   for (auto& slot : g_listeners) {
-    if (slot.load(std::memory_order_relaxed) == channel) slot.store(nullptr, std::memory_order_release);
+    if (slot.load(std::memory_order_relaxed) != channel) continue;
+    slot.store(nullptr, std::memory_order_release);
+    detail::g_doorbell_fence_needed.fetch_sub(1, std::memory_order_relaxed);
   }
 }
 
-void notify_doorbell_listeners() noexcept {
+namespace detail {
+void notify_doorbell_listeners_slow() noexcept {
   // AQL-DB-4: the producer's doorbell store must be ordered before its load of `sleeping`.
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  for (auto& slot : g_listeners) {
-    if (WakeChannel* channel = slot.load(std::memory_order_acquire)) channel->notify();
+  const size_t used = g_listener_high_water.load(std::memory_order_acquire);
+  for (size_t i = 0; i < used; ++i) {
+    if (WakeChannel* channel = g_listeners[i].load(std::memory_order_acquire)) channel->notify();
   }
 }
+}  // namespace detail
 
 }  // namespace rocref

@@ -36,7 +36,24 @@ class WakeChannel {
 // The process's doorbell listeners: each GPU-model scheduler registers its channel.
 void register_doorbell_listener(WakeChannel* channel) noexcept;
 void unregister_doorbell_listener(WakeChannel* channel) noexcept;
-// Called by producers after a doorbell store: a seq_cst fence, then a wake of any sleeper.
-void notify_doorbell_listeners() noexcept;
+
+namespace detail {
+// Registered listeners, plus one for good once registration could not use an
+// expedited membarrier. Zero: no engine can be asleep on a doorbell.
+extern std::atomic<uint32_t> g_doorbell_fence_needed;
+void notify_doorbell_listeners_slow() noexcept;
+}  // namespace detail
+
+// Called by producers after a doorbell store: with a listener, a seq_cst fence,
+// then a wake of any sleeper (AQL-DB-4). With none, one relaxed load: the
+// store-buffering fence is then supplied by registration, which runs
+// membarrier(PRIVATE_EXPEDITED) after raising the count, so a producer that
+// read zero had its doorbell store drained before the new engine re-checks.
+inline void notify_doorbell_listeners() noexcept {
+  // The doorbell store before this call must not sink below the count load.
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  if (detail::g_doorbell_fence_needed.load(std::memory_order_relaxed) == 0) return;
+  detail::notify_doorbell_listeners_slow();
+}
 
 }  // namespace rocref
