@@ -4,7 +4,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <exception>
 #include <new>
@@ -45,6 +44,7 @@ struct WorkGroupFibers::Fiber {
   size_t stack_bytes = 0;
   void* fake_stack = nullptr;  // ASan's fake stack while suspended
   void* tsan_fiber = nullptr;
+  bool started = false;        // its trampoline runs (or waits for the next work-item)
 };
 
 namespace {
@@ -74,6 +74,14 @@ WorkGroupFibers::WorkGroupFibers(size_t stack_bytes) : stack_bytes_(stack_bytes)
 
 WorkGroupFibers::~WorkGroupFibers() {
   for (Fiber* f : fibers_) {
+#ifdef ROCREF_TSAN_FIBERS
+    if (f->tsan_fiber != nullptr) __tsan_destroy_fiber(f->tsan_fiber);
+#endif
+#ifdef ROCREF_ASAN_FIBERS
+    // The fiber is dropped while suspended: clear its frames' redzones before
+    // the addresses can be mapped again for something else.
+    __asan_unpoison_memory_region(f->stack, f->stack_bytes);
+#endif
     munmap(f->mapping, f->mapping_bytes);
     delete f;
   }
@@ -106,18 +114,14 @@ uint32_t WorkGroupFibers::acquire_fiber() {
 void WorkGroupFibers::start(uint32_t item) {
   const uint32_t index = acquire_fiber();
   Fiber& f = *fibers_[index];
-  f.fake_stack = nullptr;
-#ifdef ROCREF_ASAN_FIBERS
-  // The frames a finished fiber never returned from (trampoline, switch) keep
-  // their redzones poisoned; they lie at the top of the stack, the rest of
-  // which its returning frames already unpoisoned.
-  const size_t stale = std::min<size_t>(f.stack_bytes, 64 << 10);
-  __asan_unpoison_memory_region(static_cast<char*>(f.stack) + f.stack_bytes - stale, stale);
-#endif
-  fiber_prepare(f.context, f.stack, f.stack_bytes, &WorkGroupFibers::trampoline);
+  if (!f.started) {
+    // Once per stack: its trampoline then runs work-item after work-item.
+    f.started = true;
+    fiber_prepare(f.context, f.stack, f.stack_bytes, &WorkGroupFibers::trampoline);
 #ifdef ROCREF_TSAN_FIBERS
-  f.tsan_fiber = __tsan_create_fiber(0);
+    f.tsan_fiber = __tsan_create_fiber(0);
 #endif
+  }
   item_fiber_[item] = index;
   item_state_[item] = ItemState::Runnable;
 }
@@ -138,18 +142,15 @@ void WorkGroupFibers::resume(uint32_t index) {
 #endif
 }
 
-void WorkGroupFibers::yield_to_scheduler(bool finished) {
+void WorkGroupFibers::yield_to_scheduler() {
   Fiber& f = *fibers_[item_fiber_[running_item_]];
   auto* scheduler = static_cast<FiberContext*>(scheduler_context_);
 #ifdef ROCREF_ASAN_FIBERS
-  // A finished fiber never comes back: ASan may drop its fake stack.
-  __sanitizer_start_switch_fiber(finished ? nullptr : &f.fake_stack, scheduler_stack_bottom_,
-                                 scheduler_stack_size_);
+  __sanitizer_start_switch_fiber(&f.fake_stack, scheduler_stack_bottom_, scheduler_stack_size_);
 #endif
 #ifdef ROCREF_TSAN_FIBERS
   __tsan_switch_to_fiber(scheduler_tsan_fiber_, 0);
 #endif
-  (void)finished;
   fiber_switch(f.context, *scheduler);
 #ifdef ROCREF_ASAN_FIBERS
   __sanitizer_finish_switch_fiber(f.fake_stack, &scheduler_stack_bottom_, &scheduler_stack_size_);
@@ -157,29 +158,32 @@ void WorkGroupFibers::yield_to_scheduler(bool finished) {
 }
 
 void WorkGroupFibers::trampoline() {
+  // A fiber belongs to one runner for its whole life.
   WorkGroupFibers* self = t_active;
 #ifdef ROCREF_ASAN_FIBERS
   __sanitizer_finish_switch_fiber(nullptr, &self->scheduler_stack_bottom_, &self->scheduler_stack_size_);
 #endif
-  // Nothing may unwind past this frame: it has no caller.
-  try {
-    self->entry_(self->kernarg_);
-  } catch (const std::exception& e) {
-    if (!self->failure_) self->failure_ = std::string("work-item threw: ") + e.what();
-  } catch (...) {
-    if (!self->failure_) self->failure_ = "work-item threw a non-standard exception";
+  // Never returns (it has no caller): after each work-item it waits for the next,
+  // so its frames stay balanced for the sanitizers' shadow stacks.
+  for (;;) {
+    try {
+      self->entry_(self->kernarg_);
+    } catch (const std::exception& e) {
+      if (!self->failure_) self->failure_ = std::string("work-item threw: ") + e.what();
+    } catch (...) {
+      if (!self->failure_) self->failure_ = "work-item threw a non-standard exception";
+    }
+    self->item_state_[self->running_item_] = ItemState::Done;
+    --self->live_;
+    self->yield_to_scheduler();
   }
-  self->item_state_[self->running_item_] = ItemState::Done;
-  --self->live_;
-  self->yield_to_scheduler(true);
-  std::abort();  // a finished fiber is never resumed
 }
 
 void WorkGroupFibers::barrier_hook() {
   WorkGroupFibers* self = t_active;
   if (self == nullptr) throw std::logic_error("work-group barrier outside a work-group");
   self->item_state_[self->running_item_] = ItemState::Waiting;
-  self->yield_to_scheduler(false);
+  self->yield_to_scheduler();
 }
 
 std::optional<std::string> WorkGroupFibers::run(kernel_abi::KernelEntry entry, const void* kernarg,
@@ -222,12 +226,7 @@ std::optional<std::string> WorkGroupFibers::run(kernel_abi::KernelEntry entry, c
       running_item_ = i;
       kernel_abi::set_current(&items[i]);
       resume(item_fiber_[i]);
-      if (item_state_[i] == ItemState::Done) {
-#ifdef ROCREF_TSAN_FIBERS
-        __tsan_destroy_fiber(fibers_[item_fiber_[i]]->tsan_fiber);
-#endif
-        free_fibers_.push_back(item_fiber_[i]);
-      }
+      if (item_state_[i] == ItemState::Done) free_fibers_.push_back(item_fiber_[i]);
     }
     // ...so after a pass every live work-item waits at it: release them all.
     for (ItemState& s : item_state_) {

@@ -43,7 +43,7 @@ class WorkGroupFibers {
   uint32_t acquire_fiber();
   void start(uint32_t item);
   void resume(uint32_t fiber);
-  void yield_to_scheduler(bool finished);
+  void yield_to_scheduler();
   static void trampoline();
   static void barrier_hook();
 
