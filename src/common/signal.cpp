@@ -11,9 +11,8 @@
 namespace rocref::sig {
 namespace {
 
-std::atomic_ref<int64_t> value_of(amd_signal_t* signal) noexcept {
-  return std::atomic_ref<int64_t>(const_cast<int64_t&>(signal->value));
-}
+// amd_signal_t declares the value volatile; every access is an atomic_ref over it.
+std::atomic_ref<int64_t> value_of(amd_signal_t* signal) noexcept { return atomic_field(signal->value); }
 
 #ifdef ROCREF_ENABLE_MUTANTS
 std::atomic<void (*)(amd_signal_t*)> g_decrement_window{nullptr};
