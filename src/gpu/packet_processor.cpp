@@ -15,8 +15,10 @@
 #include "common/memory_order.h"
 #include "common/mutant.h"
 #include "common/signal.h"
+#include "gpu/blit/foreign_kernel.h"
 #include "gpu/kernel_executor.h"
 #include "gpu/packet_checks.h"
+#include "gpu/pm4/vendor_packet.h"
 
 namespace rocref::gpu {
 namespace {
@@ -36,6 +38,8 @@ enum class Kind : uint8_t {
   BarrierOr,
   BarrierValue,
   Agent,
+  Pm4Ib,          // ROCR's PM4-IB vendor packet, run by gpu/pm4 (PM4-AQL-1)
+  ForeignKernel,  // a ROCR blit kernel, emulated by gpu/blit (BLIT-REC-1)
   NoOp,           // mutant VendorTypeAcceptedAsValid: a type-0 slot taken as a packet
   ConsumedInvalid,  // mutant InvalidHeaderConsumed: an INVALID slot taken as a packet
 };
@@ -146,6 +150,10 @@ struct PacketProcessor::Impl {
           f.kind = Kind::NoOp;
           break;
         }
+        if (pm4::is_pm4_ib_packet(f.bytes)) {
+          f.kind = Kind::Pm4Ib;
+          break;
+        }
         const auto packet = packet_as<hsa_amd_barrier_value_packet_t>(f.bytes);
         if (auto fault = check_vendor_packet(packet)) return fault;
         if (packet.signal.handle != 0 && signal_at(packet.signal.handle, Access::Read) == nullptr) {
@@ -159,7 +167,17 @@ struct PacketProcessor::Impl {
       case HSA_PACKET_TYPE_KERNEL_DISPATCH: {
         f.dispatch = packet_as<hsa_kernel_dispatch_packet_t>(f.bytes);
         if (auto fault = check_kernel_dispatch(f.dispatch)) return fault;
-        if (auto fault = resolve_kernel(f.dispatch, *binding.memory, &f.kernel)) return fault;
+        if (auto fault = resolve_kernel(f.dispatch, *binding.memory, &f.kernel)) {
+          if (fault->status != HSA_STATUS_ERROR_INVALID_PACKET_FORMAT) return fault;
+          // BLIT-REC-2: not a rocref kernel; launch it only if it is one of ROCR's blit kernels.
+          const blit::ForeignResult r = blit::recognise_foreign_kernel(f.dispatch, *binding.memory);
+          if (r.outcome != blit::ForeignOutcome::Completed) {
+            fault->what += "; " + r.what;
+            return fault;
+          }
+          f.kind = Kind::ForeignKernel;
+          break;
+        }
         f.kind = Kind::Kernel;
         break;
       }
@@ -319,6 +337,23 @@ struct PacketProcessor::Impl {
         *fault = executor.run(f.dispatch, f.kernel);
         if (*fault) return std::nullopt;
         return true;
+      case Kind::Pm4Ib: {
+        const pm4::Pm4Context ctx{binding.memory, binding.on_interrupt, nullptr};
+        const pm4::VendorResult r = pm4::run_vendor_packet(f.bytes, ctx);
+        if (r.outcome != pm4::VendorOutcome::Completed) {
+          *fault = PacketFault{HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, r.what, 0};
+          return std::nullopt;
+        }
+        return true;
+      }
+      case Kind::ForeignKernel: {
+        const blit::ForeignResult r = blit::run_foreign_kernel(f.dispatch, *binding.memory);
+        if (r.outcome != blit::ForeignOutcome::Completed) {
+          *fault = PacketFault{HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, r.what, f.dispatch.kernel_object};
+          return std::nullopt;
+        }
+        return true;
+      }
       case Kind::Agent:
         if (binding.on_agent_dispatch && !binding.on_agent_dispatch(packet_as<hsa_agent_dispatch_packet_t>(f.bytes))) {
           *fault = PacketFault{HSA_STATUS_ERROR_EXCEPTION, "agent dispatch failed", 0};

@@ -57,11 +57,12 @@ ForeignResult copy(MemoryAccess& mem, BlitKernel k, uint64_t src, uint64_t dst, 
 
 }  // namespace
 
-ForeignResult run_foreign_kernel(const hsa_kernel_dispatch_packet_t& packet, MemoryAccess& mem) {
+ForeignResult recognise_foreign_kernel(const hsa_kernel_dispatch_packet_t& packet, MemoryAccess& mem) {
   ForeignResult r;
   const uint64_t ko = packet.kernel_object;
-  const auto* entry_offset = static_cast<const int64_t*>(mem.translate(ko + kEntryOffsetField, 8, Access::Read));
-  if (ko == 0 || entry_offset == nullptr) {
+  const auto* entry_offset =
+      ko == 0 ? nullptr : static_cast<const int64_t*>(mem.translate(ko + kEntryOffsetField, 8, Access::Read));
+  if (entry_offset == nullptr) {
     r.what = "BLIT-REC-2: kernel object " + hex(ko) + " not mapped";
     return r;
   }
@@ -72,14 +73,23 @@ ForeignResult run_foreign_kernel(const hsa_kernel_dispatch_packet_t& packet, Mem
     r.what = "BLIT-REC-2: code of kernel object " + hex(ko) + " at " + hex(entry) + " not mapped";
     return r;
   }
-  const std::optional<BlitKernel> k = recognise(code, kFingerprintDwords);
-  if (!k) {
+  r.kernel = recognise(code, kFingerprintDwords);
+  if (!r.kernel) {
     char first[64];
     std::snprintf(first, sizeof first, "%08x %08x %08x %08x", code[0], code[1], code[2], code[3]);
     r.what = "BLIT-REC-2: kernel object " + hex(ko) + " (code " + first +
              ") is neither a rocref kernel nor a ROCR blit kernel; foreign ISA is not executed";
     return r;
   }
+  r.outcome = ForeignOutcome::Completed;
+  return r;
+}
+
+ForeignResult run_foreign_kernel(const hsa_kernel_dispatch_packet_t& packet, MemoryAccess& mem) {
+  ForeignResult r = recognise_foreign_kernel(packet, mem);
+  if (r.outcome != ForeignOutcome::Completed) return r;
+  r.outcome = ForeignOutcome::NotRecognised;
+  const std::optional<BlitKernel> k = r.kernel;
   const uint64_t ka = reinterpret_cast<uintptr_t>(packet.kernarg_address);
   switch (*k) {
     case BlitKernel::CopyAligned: {

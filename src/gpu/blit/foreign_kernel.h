@@ -28,6 +28,10 @@ struct ForeignResult {
   std::string what;    // on NotRecognised or Error: starts with the clause
 };
 
+// Recognition only, no side effects (the processor calls it at launch): Completed with `kernel`
+// set when the code is a blit kernel, else NotRecognised with the diagnostic.
+ForeignResult recognise_foreign_kernel(const hsa_kernel_dispatch_packet_t& packet, MemoryAccess& memory);
+// Recognises and runs the kernel (the processor calls it at completion).
 ForeignResult run_foreign_kernel(const hsa_kernel_dispatch_packet_t& packet, MemoryAccess& memory);
 
 }  // namespace rocref::gpu::blit

@@ -140,6 +140,18 @@ TEST(Blit, BLIT_REC_2_UnknownKernelIsReportedWithItsObjectAndCode) {
   EXPECT_NE(r.what.find("bf810000"), std::string::npos) << r.what;
 }
 
+TEST(Blit, BLIT_REC_1_RecognitionAloneMovesNothing) {
+  FlatMemory mem;
+  CodeObject co(code_of(BlitKernel::Fill));
+  std::vector<uint32_t> buf(8, 0);
+  const uint64_t s = reinterpret_cast<uintptr_t>(buf.data());
+  alignas(16) FillArgs a{s, s, s + 32, 9, 64};
+  const ForeignResult r = recognise_foreign_kernel(dispatch(co, &a), mem);
+  EXPECT_EQ(r.outcome, ForeignOutcome::Completed);
+  EXPECT_EQ(r.kernel, BlitKernel::Fill);
+  EXPECT_EQ(buf, std::vector<uint32_t>(8, 0));
+}
+
 TEST(Blit, BLIT_REC_2_NullKernelObjectIsNotRecognised) {
   FlatMemory mem;
   hsa_kernel_dispatch_packet_t p{};
