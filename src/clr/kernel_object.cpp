@@ -1,0 +1,45 @@
+// clr/kernel_object.cpp - descriptor + code record allocation (see kernel_object.h).
+#include "clr/kernel_object.h"
+
+#include <hsa/hsa_ext_amd.h>
+
+#include <mutex>
+#include <new>
+#include <unordered_map>
+
+#include "clr/device.h"
+#include "common/kernel_abi.h"
+
+namespace rocref::clr {
+namespace {
+
+struct KernelObjectImage {
+  kernel_abi::KernelDescriptor descriptor;
+  kernel_abi::KernelCode code;
+};
+
+std::mutex g_mutex;
+std::unordered_map<uint64_t, uint64_t> g_objects;
+
+}  // namespace
+
+uint64_t kernel_object_for(uint64_t kernel_id) {
+  std::lock_guard lock(g_mutex);
+  if (auto it = g_objects.find(kernel_id); it != g_objects.end()) return it->second;
+  Device* device = Device::get();
+  if (device == nullptr) return 0;
+  void* memory = nullptr;
+  if (hsa_amd_memory_pool_allocate(device->host_pool(), sizeof(KernelObjectImage), 0, &memory) != HSA_STATUS_SUCCESS) {
+    return 0;
+  }
+  hsa_agent_t agents[] = {device->gpu()};
+  hsa_amd_agents_allow_access(1, agents, nullptr, memory);
+  auto* image = new (memory) KernelObjectImage{};
+  image->descriptor.kernel_code_entry_byte_offset = offsetof(KernelObjectImage, code);
+  image->code.id = kernel_id;
+  const auto address = reinterpret_cast<uint64_t>(image);
+  g_objects.emplace(kernel_id, address);
+  return address;
+}
+
+}  // namespace rocref::clr

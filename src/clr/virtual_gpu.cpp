@@ -1,0 +1,213 @@
+// clr/virtual_gpu.cpp - commands to AQL packets on the stream's queue (see virtual_gpu.h).
+#include "clr/virtual_gpu.h"
+
+#include <hsa/hsa_ext_amd.h>
+#include <sched.h>
+
+#include <cstring>
+#include <string>
+
+#include "clr/blit_kernels.h"
+#include "clr/device.h"
+#include "clr/kernel_object.h"
+#include "common/trace.h"
+
+namespace rocref::clr {
+namespace {
+
+constexpr uint32_t kQueueSize = 1024;
+
+// ROCclr's dispatch header: barrier bit (in-order stream), system-scope fences.
+constexpr uint16_t header_for(hsa_packet_type_t type) {
+  return static_cast<uint16_t>((type << HSA_PACKET_HEADER_TYPE) | (1u << HSA_PACKET_HEADER_BARRIER) |
+                               (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
+                               (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
+}
+
+uint64_t wait_slice_ticks() {
+  static const uint64_t ticks = [] {
+    uint64_t frequency = 0;
+    hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &frequency);
+    return frequency == 0 ? uint64_t{2'000'000} : frequency / 500;  // 2 ms
+  }();
+  return ticks;
+}
+
+}  // namespace
+
+std::unique_ptr<VirtualGpu> VirtualGpu::create(Device& device, hsa_status_t* status) {
+  ROCREF_TRACE_SPAN(trace::Layer::Clr, "VirtualGpu::create", "hsa_queue_create size=" + std::to_string(kQueueSize));
+  std::unique_ptr<VirtualGpu> gpu(new VirtualGpu(device));
+  *status = hsa_queue_create(device.gpu(), kQueueSize, HSA_QUEUE_TYPE_MULTI, on_queue_error, gpu.get(), UINT32_MAX,
+                             UINT32_MAX, &gpu->queue_);
+  if (*status != HSA_STATUS_SUCCESS) return nullptr;
+  hsa_amd_profiling_set_profiler_enabled(gpu->queue_, 1);
+  return gpu;
+}
+
+VirtualGpu::~VirtualGpu() {
+  synchronize();
+  std::lock_guard lock(mutex_);
+  for (const Pending& p : pending_) {
+    if (p.owns_signal) hsa_signal_destroy(p.signal);
+    if (p.kernarg) hsa_amd_memory_pool_free(p.kernarg);
+  }
+  if (queue_) hsa_queue_destroy(queue_);
+}
+
+void VirtualGpu::on_queue_error(hsa_status_t status, hsa_queue_t*, void* data) {
+  auto* self = static_cast<VirtualGpu*>(data);
+  hsa_status_t expected = HSA_STATUS_SUCCESS;
+  self->error_.compare_exchange_strong(expected, status, std::memory_order_acq_rel);
+  ROCREF_TRACE_EVENT(trace::Layer::Clr, "queue error", "status=" + std::to_string(status));
+}
+
+hsa_status_t VirtualGpu::submit(const void* packet, const char* what, Pending pending) {
+  if (hsa_status_t e = error(); e != HSA_STATUS_SUCCESS) return e;
+  const uint64_t id = hsa_queue_add_write_index_screlease(queue_, 1);
+  while (id - hsa_queue_load_read_index_scacquire(queue_) >= queue_->size) {
+    if (error() != HSA_STATUS_SUCCESS) return error();
+    sched_yield();
+  }
+  auto* slot = static_cast<uint8_t*>(queue_->base_address) + (id % queue_->size) * 64;
+  std::memcpy(slot + 4, static_cast<const uint8_t*>(packet) + 4, 60);
+  uint32_t header_setup;
+  std::memcpy(&header_setup, packet, sizeof header_setup);
+  {
+    std::lock_guard lock(mutex_);
+    pending_.push_back(pending);
+  }
+  ROCREF_TRACE_EVENT(trace::Layer::Clr, "AQL packet written", std::string(what) + " id=" + std::to_string(id));
+  __atomic_store_n(reinterpret_cast<uint32_t*>(slot), header_setup, __ATOMIC_RELEASE);
+  ROCREF_TRACE_EVENT(trace::Layer::Clr, "header release-stored", "id=" + std::to_string(id));
+  hsa_signal_store_screlease(queue_->doorbell_signal, static_cast<hsa_signal_value_t>(id));
+  ROCREF_TRACE_EVENT(trace::Layer::Clr, "doorbell rung", "value=" + std::to_string(id));
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t VirtualGpu::launch(const KernelDispatch& d) {
+  ROCREF_TRACE_SPAN(trace::Layer::Clr, "KernelCommand", std::string(d.name));
+  const uint64_t kernel_object = kernel_object_for(d.kernel_id);
+  if (kernel_object == 0) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  void* kernarg = nullptr;
+  if (d.args_size != 0) {
+    if (hsa_status_t s = hsa_amd_memory_pool_allocate(device_.kernarg_pool(), d.args_size, 0, &kernarg);
+        s != HSA_STATUS_SUCCESS) {
+      return s;
+    }
+    if (d.copy_args) {
+      d.copy_args(kernarg, d.args);
+    } else {
+      std::memcpy(kernarg, d.args, d.args_size);
+    }
+  }
+  hsa_signal_t signal;
+  if (hsa_status_t s = hsa_signal_create(1, 0, nullptr, &signal); s != HSA_STATUS_SUCCESS) {
+    if (kernarg) hsa_amd_memory_pool_free(kernarg);
+    return s;
+  }
+  hsa_kernel_dispatch_packet_t packet{};
+  packet.header = header_for(HSA_PACKET_TYPE_KERNEL_DISPATCH);
+  packet.setup = 3 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
+  packet.workgroup_size_x = static_cast<uint16_t>(d.block.x);
+  packet.workgroup_size_y = static_cast<uint16_t>(d.block.y);
+  packet.workgroup_size_z = static_cast<uint16_t>(d.block.z);
+  packet.grid_size_x = d.grid_groups.x * d.block.x;
+  packet.grid_size_y = d.grid_groups.y * d.block.y;
+  packet.grid_size_z = d.grid_groups.z * d.block.z;
+  packet.group_segment_size = d.dynamic_group_bytes;
+  packet.kernel_object = kernel_object;
+  packet.kernarg_address = kernarg;
+  packet.completion_signal = signal;
+  return submit(&packet, "KERNEL_DISPATCH", Pending{signal, kernarg, true});
+}
+
+hsa_status_t VirtualGpu::copy(void* dst, const void* src, size_t size) {
+  if (size == 0) return HSA_STATUS_SUCCESS;
+  const CopyArgs args{dst, src, size};
+  const auto items = static_cast<uint32_t>((size + kBlitChunkBytes - 1) / kBlitChunkBytes);
+  const uint32_t block = items < 256 ? items : 256;
+  KernelDispatch d;
+  d.kernel_id = copy_kernel_id();
+  d.name = "__rocref_blit_copy";
+  d.block = {block, 1, 1};
+  d.grid_groups = {(items + block - 1) / block, 1, 1};
+  d.args = &args;
+  d.args_size = sizeof args;
+  return launch(d);
+}
+
+hsa_status_t VirtualGpu::fill(void* dst, uint32_t pattern, uint32_t pattern_bytes, size_t size) {
+  if (size == 0) return HSA_STATUS_SUCCESS;
+  const FillArgs args{dst, size, pattern, pattern_bytes};
+  const auto items = static_cast<uint32_t>((size + kBlitChunkBytes - 1) / kBlitChunkBytes);
+  const uint32_t block = items < 256 ? items : 256;
+  KernelDispatch d;
+  d.kernel_id = fill_kernel_id();
+  d.name = "__rocref_blit_fill";
+  d.block = {block, 1, 1};
+  d.grid_groups = {(items + block - 1) / block, 1, 1};
+  d.args = &args;
+  d.args_size = sizeof args;
+  return launch(d);
+}
+
+hsa_status_t VirtualGpu::barrier_packet(hsa_signal_t dependency, hsa_signal_t completion, bool owns_completion) {
+  hsa_barrier_and_packet_t packet{};
+  packet.header = header_for(HSA_PACKET_TYPE_BARRIER_AND);
+  packet.dep_signal[0] = dependency;
+  packet.completion_signal = completion;
+  return submit(&packet, "BARRIER_AND", Pending{completion, nullptr, owns_completion});
+}
+
+hsa_status_t VirtualGpu::marker(hsa_signal_t signal) {
+  ROCREF_TRACE_SPAN(trace::Layer::Clr, "MarkerCommand", "");
+  return barrier_packet(hsa_signal_t{0}, signal, false);
+}
+
+hsa_status_t VirtualGpu::wait_for(hsa_signal_t dependency) {
+  ROCREF_TRACE_SPAN(trace::Layer::Clr, "WaitCommand", "");
+  hsa_signal_t signal;
+  if (hsa_status_t s = hsa_signal_create(1, 0, nullptr, &signal); s != HSA_STATUS_SUCCESS) return s;
+  return barrier_packet(dependency, signal, true);
+}
+
+hsa_status_t VirtualGpu::wait_signal(hsa_signal_t signal) {
+  while (hsa_signal_wait_scacquire(signal, HSA_SIGNAL_CONDITION_LT, 1, wait_slice_ticks(), HSA_WAIT_STATE_BLOCKED) >= 1) {
+    if (hsa_status_t e = error(); e != HSA_STATUS_SUCCESS) return e;
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+void VirtualGpu::reclaim_completed_locked() {
+  // Packets carry the barrier bit, so they complete in order: reclaim from the front.
+  while (!pending_.empty() && hsa_signal_load_scacquire(pending_.front().signal) < 1) {
+    const Pending p = pending_.front();
+    pending_.pop_front();
+    if (p.owns_signal) hsa_signal_destroy(p.signal);
+    if (p.kernarg) hsa_amd_memory_pool_free(p.kernarg);
+  }
+}
+
+hsa_status_t VirtualGpu::synchronize() {
+  ROCREF_TRACE_SPAN(trace::Layer::Clr, "VirtualGpu::synchronize", "");
+  hsa_signal_t last{0};
+  {
+    std::lock_guard lock(mutex_);
+    if (!pending_.empty()) last = pending_.back().signal;
+  }
+  if (last.handle != 0) {
+    if (hsa_status_t s = wait_signal(last); s != HSA_STATUS_SUCCESS) return s;
+  }
+  std::lock_guard lock(mutex_);
+  reclaim_completed_locked();
+  return error();
+}
+
+bool VirtualGpu::idle() {
+  std::lock_guard lock(mutex_);
+  reclaim_completed_locked();
+  return pending_.empty() || error() != HSA_STATUS_SUCCESS;
+}
+
+}  // namespace rocref::clr

@@ -1,0 +1,118 @@
+// hip/hip_event.cpp - events as barrier-AND markers with completion signals (HIP-EVT-*).
+//
+// Each record is a fresh signal set to 1 and a marker packet on the stream that
+// decrements it; the GPU model stamps the marker's completion time in the
+// signal's end_ts, which hipEventElapsedTime reads through
+// hsa_amd_profiling_get_dispatch_time.
+#include <hsa/hsa_ext_amd.h>
+
+#include "common/trace.h"
+#include "hip/hip_state.h"
+
+using rocref::hip::result;
+
+namespace {
+
+double ticks_per_ms() {
+  static const double value = [] {
+    uint64_t frequency = 0;
+    hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &frequency);
+    return frequency == 0 ? 1e6 : static_cast<double>(frequency) / 1000.0;
+  }();
+  return value;
+}
+
+bool valid(hipEvent_t event) { return event != nullptr && rocref::hip::known_event(event); }
+
+}  // namespace
+
+hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned flags) {
+  constexpr unsigned kKnown = hipEventBlockingSync | hipEventDisableTiming | hipEventInterprocess;
+  if (event == nullptr || (flags & ~kKnown) != 0) return result(hipErrorInvalidValue);
+  hipError_t error = hipSuccess;
+  if (!rocref::hip::device(&error)) return result(error);
+  auto* e = new ihipEvent_t();
+  e->flags = flags;
+  rocref::hip::register_event(e);
+  *event = e;
+  return hipSuccess;
+}
+
+hipError_t hipEventCreate(hipEvent_t* event) { return hipEventCreateWithFlags(event, hipEventDefault); }
+
+hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
+  ROCREF_TRACE_SPAN(rocref::trace::Layer::Hip, "hipEventRecord", "");
+  if (!valid(event)) return result(hipErrorInvalidResourceHandle);
+  ihipStream_t* s = rocref::hip::resolve_stream(stream);
+  if (s == nullptr) return result(hipErrorInvalidResourceHandle);
+  hipError_t error = hipSuccess;
+  rocref::clr::VirtualGpu* gpu = rocref::hip::virtual_gpu(s, &error);
+  if (gpu == nullptr) return result(error);
+  hsa_signal_t signal;
+  if (hsa_status_t st = hsa_signal_create(1, 0, nullptr, &signal); st != HSA_STATUS_SUCCESS) {
+    return result(rocref::hip::from_hsa(st));
+  }
+  std::lock_guard lock(event->mutex);
+  if (hsa_status_t st = gpu->marker(signal); st != HSA_STATUS_SUCCESS) {
+    hsa_signal_destroy(signal);
+    return result(rocref::hip::from_hsa(st));
+  }
+  if (event->recorded) event->retired.push_back(event->signal);
+  event->signal = signal;
+  event->recorded = true;
+  event->gpu = gpu;
+  return hipSuccess;
+}
+
+hipError_t hipEventSynchronize(hipEvent_t event) {
+  ROCREF_TRACE_SPAN(rocref::trace::Layer::Hip, "hipEventSynchronize", "");
+  if (!valid(event)) return result(hipErrorInvalidResourceHandle);
+  std::lock_guard lock(event->mutex);
+  if (!event->recorded) return hipSuccess;
+  return result(rocref::hip::from_hsa(event->gpu->wait_signal(event->signal)));
+}
+
+hipError_t hipEventQuery(hipEvent_t event) {
+  if (!valid(event)) return result(hipErrorInvalidResourceHandle);
+  std::lock_guard lock(event->mutex);
+  if (!event->recorded) return hipSuccess;
+  if (hsa_signal_load_scacquire(event->signal) > 0) {
+    if (hsa_status_t e = event->gpu->error(); e != HSA_STATUS_SUCCESS) return result(rocref::hip::from_hsa(e));
+    return hipErrorNotReady;
+  }
+  return hipSuccess;
+}
+
+hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
+  if (ms == nullptr) return result(hipErrorInvalidValue);
+  if (!valid(start) || !valid(stop)) return result(hipErrorInvalidResourceHandle);
+  if ((start->flags | stop->flags) & hipEventDisableTiming) return result(hipErrorInvalidResourceHandle);
+  std::scoped_lock lock(start->mutex, stop->mutex);
+  if (!start->recorded || !stop->recorded) return result(hipErrorInvalidResourceHandle);
+  if (hsa_signal_load_scacquire(start->signal) > 0 || hsa_signal_load_scacquire(stop->signal) > 0) {
+    return result(hipErrorNotReady);
+  }
+  hipError_t error = hipSuccess;
+  rocref::clr::Device* d = rocref::hip::device(&error);
+  hsa_amd_profiling_dispatch_time_t t0{}, t1{};
+  if (hsa_amd_profiling_get_dispatch_time(d->gpu(), start->signal, &t0) != HSA_STATUS_SUCCESS ||
+      hsa_amd_profiling_get_dispatch_time(d->gpu(), stop->signal, &t1) != HSA_STATUS_SUCCESS) {
+    return result(hipErrorInvalidResourceHandle);
+  }
+  *ms = static_cast<float>((static_cast<double>(t1.end) - static_cast<double>(t0.end)) / ticks_per_ms());
+  return hipSuccess;
+}
+
+hipError_t hipEventDestroy(hipEvent_t event) {
+  if (event == nullptr || !rocref::hip::unregister_event(event)) return result(hipErrorInvalidResourceHandle);
+  {
+    std::lock_guard lock(event->mutex);
+    if (event->recorded) {
+      event->gpu->wait_signal(event->signal);  // packets still name the signals
+      event->retired.push_back(event->signal);
+    }
+    for (hsa_signal_t s : event->retired) hsa_signal_destroy(s);
+  }
+  delete event;
+  return hipSuccess;
+}

@@ -1,0 +1,120 @@
+// hip/hip_state.cpp - handle registries, the last error and HSA status mapping.
+#include "hip/hip_state.h"
+
+#include <hsa/hsa_ext_amd.h>
+
+#include <set>
+#include <vector>
+
+namespace rocref::hip {
+namespace {
+
+thread_local hipError_t t_last_error = hipSuccess;
+
+std::mutex g_mutex;
+std::set<ihipStream_t*> g_streams;
+std::set<ihipEvent_t*> g_events;
+
+ihipStream_t& default_stream() {
+  static ihipStream_t* stream = new ihipStream_t();  // lives as long as the process
+  return *stream;
+}
+
+}  // namespace
+
+hipError_t result(hipError_t error) {
+  if (error != hipSuccess) t_last_error = error;
+  return error;
+}
+
+hipError_t last_error(bool reset) {
+  const hipError_t e = t_last_error;
+  if (reset) t_last_error = hipSuccess;
+  return e;
+}
+
+hipError_t from_hsa(hsa_status_t status) {
+  switch (status) {
+    case HSA_STATUS_SUCCESS: return hipSuccess;
+    case HSA_STATUS_ERROR_OUT_OF_RESOURCES: return hipErrorOutOfMemory;
+    case HSA_STATUS_ERROR_INVALID_ARGUMENT:
+    case HSA_STATUS_ERROR_INVALID_ALLOCATION: return hipErrorInvalidValue;
+
+    case HSA_STATUS_ERROR_INVALID_PACKET_FORMAT:
+    case HSA_STATUS_ERROR_EXCEPTION: return hipErrorLaunchFailure;
+    case HSA_STATUS_ERROR_NOT_INITIALIZED: return hipErrorNotInitialized;
+    default: break;
+  }
+  if (static_cast<int>(status) == HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION) return hipErrorIllegalAddress;
+  return hipErrorUnknown;
+}
+
+clr::Device* device(hipError_t* error) {
+  clr::Device* d = clr::Device::get();
+  if (d == nullptr) *error = hipErrorNoDevice;
+  return d;
+}
+
+ihipStream_t* resolve_stream(hipStream_t stream) {
+  if (stream == nullptr) return &default_stream();
+  std::lock_guard lock(g_mutex);
+  return g_streams.count(stream) ? stream : nullptr;
+}
+
+clr::VirtualGpu* virtual_gpu(ihipStream_t* stream, hipError_t* error) {
+  clr::Device* d = device(error);
+  if (d == nullptr) return nullptr;
+  std::lock_guard lock(stream->mutex);
+  if (!stream->gpu) {
+    hsa_status_t status = HSA_STATUS_SUCCESS;
+    stream->gpu = clr::VirtualGpu::create(*d, &status);
+    if (!stream->gpu) {
+      *error = from_hsa(status);
+      return nullptr;
+    }
+  }
+  return stream->gpu.get();
+}
+
+bool register_stream(ihipStream_t* stream) {
+  std::lock_guard lock(g_mutex);
+  return g_streams.insert(stream).second;
+}
+
+bool unregister_stream(ihipStream_t* stream) {
+  std::lock_guard lock(g_mutex);
+  return g_streams.erase(stream) == 1;
+}
+
+bool register_event(ihipEvent_t* event) {
+  std::lock_guard lock(g_mutex);
+  return g_events.insert(event).second;
+}
+
+bool unregister_event(ihipEvent_t* event) {
+  std::lock_guard lock(g_mutex);
+  return g_events.erase(event) == 1;
+}
+
+bool known_event(ihipEvent_t* event) {
+  std::lock_guard lock(g_mutex);
+  return g_events.count(event) == 1;
+}
+
+hipError_t synchronize_all() {
+  std::vector<ihipStream_t*> streams{&default_stream()};
+  {
+    std::lock_guard lock(g_mutex);
+    streams.insert(streams.end(), g_streams.begin(), g_streams.end());
+  }
+  hipError_t first = hipSuccess;
+  for (ihipStream_t* s : streams) {
+    std::lock_guard lock(s->mutex);
+    if (!s->gpu) continue;
+    const hipError_t e = from_hsa(s->gpu->synchronize());
+    if (first == hipSuccess) first = e;
+  }
+  return first;
+}
+
+}  // namespace rocref::hip

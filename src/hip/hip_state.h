@@ -1,0 +1,58 @@
+// hip/hip_state.h - HIP runtime state: streams, events, the last error, status mapping.
+//
+// Every entry point (hip_*.cpp) checks its arguments, resolves handles here,
+// calls one command-layer operation and returns through `result`, which
+// records errors for hipGetLastError (HIP-ERR-1).
+#pragma once
+
+#include <hsa/hsa.h>
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "clr/device.h"
+#include "clr/virtual_gpu.h"
+#include "hip/hip_runtime_api.h"
+
+struct ihipStream_t {
+  unsigned flags = hipStreamDefault;
+  std::mutex mutex;                          // creation of the virtual GPU
+  std::unique_ptr<rocref::clr::VirtualGpu> gpu;  // made on first command
+};
+
+struct ihipEvent_t {
+  unsigned flags = hipEventDefault;
+  std::mutex mutex;
+  hsa_signal_t signal{0};   // the latest record: 1 while its marker is pending, then 0
+  bool recorded = false;
+  rocref::clr::VirtualGpu* gpu = nullptr;  // the stream of the latest record
+  std::vector<hsa_signal_t> retired;       // earlier records' signals, still named by packets
+};
+
+namespace rocref::hip {
+
+// Records an error as the thread's last error (success leaves it as it is).
+hipError_t result(hipError_t error);
+hipError_t last_error(bool reset);
+
+hipError_t from_hsa(hsa_status_t status);
+
+// The device, or nullptr with *error set (hipErrorNoDevice when there is no GPU).
+clr::Device* device(hipError_t* error);
+
+// Resolves a stream handle (nullptr: the default stream); nullptr if the handle is unknown.
+ihipStream_t* resolve_stream(hipStream_t stream);
+// The stream's virtual GPU, made on first use.
+clr::VirtualGpu* virtual_gpu(ihipStream_t* stream, hipError_t* error);
+
+bool register_stream(ihipStream_t* stream);
+bool unregister_stream(ihipStream_t* stream);
+bool register_event(ihipEvent_t* event);
+bool unregister_event(ihipEvent_t* event);
+bool known_event(ihipEvent_t* event);
+
+// Synchronizes every stream (hipDeviceSynchronize).
+hipError_t synchronize_all();
+
+}  // namespace rocref::hip

@@ -1,0 +1,74 @@
+// hip/hip_stream.cpp - streams: each one a virtual GPU with its own AQL queue (HIP-STR-*).
+#include "common/trace.h"
+#include "hip/hip_state.h"
+
+using rocref::hip::result;
+
+hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned int flags) {
+  ROCREF_TRACE_SPAN(rocref::trace::Layer::Hip, "hipStreamCreate", "");
+  if (stream == nullptr || (flags != hipStreamDefault && flags != hipStreamNonBlocking)) {
+    return result(hipErrorInvalidValue);
+  }
+  hipError_t error = hipSuccess;
+  if (!rocref::hip::device(&error)) return result(error);
+  auto* s = new ihipStream_t();
+  s->flags = flags;
+  if (!rocref::hip::virtual_gpu(s, &error)) {
+    delete s;
+    return result(error);
+  }
+  rocref::hip::register_stream(s);
+  *stream = s;
+  return hipSuccess;
+}
+
+hipError_t hipStreamCreate(hipStream_t* stream) { return hipStreamCreateWithFlags(stream, hipStreamDefault); }
+
+hipError_t hipStreamDestroy(hipStream_t stream) {
+  ROCREF_TRACE_SPAN(rocref::trace::Layer::Hip, "hipStreamDestroy", "");
+  if (stream == nullptr || !rocref::hip::unregister_stream(stream)) return result(hipErrorInvalidResourceHandle);
+  delete stream;  // the virtual GPU waits for its work, then destroys its queue
+  return hipSuccess;
+}
+
+hipError_t hipStreamSynchronize(hipStream_t stream) {
+  ROCREF_TRACE_SPAN(rocref::trace::Layer::Hip, "hipStreamSynchronize", "");
+  ihipStream_t* s = rocref::hip::resolve_stream(stream);
+  if (s == nullptr) return result(hipErrorInvalidResourceHandle);
+  hipError_t error = hipSuccess;
+  rocref::clr::VirtualGpu* gpu = rocref::hip::virtual_gpu(s, &error);
+  if (gpu == nullptr) return result(error);
+  return result(rocref::hip::from_hsa(gpu->synchronize()));
+}
+
+hipError_t hipStreamQuery(hipStream_t stream) {
+  ihipStream_t* s = rocref::hip::resolve_stream(stream);
+  if (s == nullptr) return result(hipErrorInvalidResourceHandle);
+  hipError_t error = hipSuccess;
+  rocref::clr::VirtualGpu* gpu = rocref::hip::virtual_gpu(s, &error);
+  if (gpu == nullptr) return result(error);
+  if (!gpu->idle()) return hipErrorNotReady;  // not an error: not recorded as the last one
+  return result(rocref::hip::from_hsa(gpu->error()));
+}
+
+hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) {
+  ROCREF_TRACE_SPAN(rocref::trace::Layer::Hip, "hipStreamWaitEvent", "");
+  if (flags != 0) return result(hipErrorInvalidValue);
+  ihipStream_t* s = rocref::hip::resolve_stream(stream);
+  if (s == nullptr || event == nullptr || !rocref::hip::known_event(event)) {
+    return result(hipErrorInvalidResourceHandle);
+  }
+  if (!event->recorded) return hipSuccess;  // HIP-EVT-4: waiting on an unrecorded event is a no-op
+  hipError_t error = hipSuccess;
+  rocref::clr::VirtualGpu* gpu = rocref::hip::virtual_gpu(s, &error);
+  if (gpu == nullptr) return result(error);
+  return result(rocref::hip::from_hsa(gpu->wait_for(event->signal)));
+}
+
+hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int* flags) {
+  if (flags == nullptr) return result(hipErrorInvalidValue);
+  ihipStream_t* s = rocref::hip::resolve_stream(stream);
+  if (s == nullptr) return result(hipErrorInvalidResourceHandle);
+  *flags = s->flags;
+  return hipSuccess;
+}
