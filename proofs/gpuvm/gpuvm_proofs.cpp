@@ -249,20 +249,20 @@ std::vector<ProofResult> run_gpuvm_proofs(bool quick) {
   const unsigned timeout = quick ? 60000 : 300000;
   const unsigned depth = quick ? 5 : 8;
   std::vector<ProofResult> out;
-  out.push_back({"VM-VA-1", "address split and compose are inverse; distinct pages never share indices",
+  out.push_back({"gpuvm/VM-VA-1", "VM-VA-1", "address split and compose are inverse; distinct pages never share indices",
                  va_split(false, timeout), "last level indexed from bit 11", va_split(true, timeout)});
-  out.push_back({"VM-PTE-1", "PTE encode/decode round-trips every 48-bit page and flag set",
+  out.push_back({"gpuvm/VM-PTE-1", "VM-PTE-1", "PTE encode/decode round-trips every 48-bit page and flag set",
                  pte_roundtrip(false, timeout), "address mask drops bit 47", pte_roundtrip(true, timeout)});
-  out.push_back({"VM-TLB-2", "a translation always equals the page table (no stale TLB entry)",
+  out.push_back({"gpuvm/VM-TLB-2", "VM-TLB-2", "a translation always equals the page table (no stale TLB entry)",
                  tlb_coherence(false, depth, timeout), "unmap without TLB invalidation",
                  tlb_coherence(true, depth, timeout)});
-  out.push_back({"VM-MAP-3", "map then unmap of free pages restores the page table",
+  out.push_back({"gpuvm/VM-MAP-3", "VM-MAP-3", "map then unmap of free pages restores the page table",
                  map_unmap_restores(false, timeout), "unmap clears one page too few",
                  map_unmap_restores(true, timeout)});
-  out.push_back({"VM-ISO-1", "a VM never translates into another process's frames",
+  out.push_back({"gpuvm/VM-ISO-1", "VM-ISO-1", "a VM never translates into another process's frames",
                  isolation(false, depth, timeout), "TLB entries not tagged with the VMID",
                  isolation(true, depth, timeout)});
-  out.push_back({"VM-PT-3", "a table page is present exactly while it holds a valid entry",
+  out.push_back({"gpuvm/VM-PT-3", "VM-PT-3", "a table page is present exactly while it holds a valid entry",
                  table_freeing(false, timeout), "empty table pages never freed", table_freeing(true, timeout)});
   return out;
 }

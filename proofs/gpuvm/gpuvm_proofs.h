@@ -14,6 +14,7 @@
 namespace rocref::proofs::gpuvm {
 
 struct ProofResult {
+  std::string check;    // the name the spec's Checks lines use, e.g. "gpuvm/VM-TLB-2"
   std::string clause;   // e.g. "VM-TLB-2"
   std::string name;     // what is proved
   Verdict verdict;      // on the real rules: Proved or Bounded

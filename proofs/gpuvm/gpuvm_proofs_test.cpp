@@ -15,7 +15,7 @@ TEST(GpuVmProofs, EveryClauseHoldsAndEveryMutantIsRefuted) {
     EXPECT_EQ(r.mutant_verdict.outcome, Outcome::Counterexample)
         << r.clause << " mutant '" << r.mutant << "': " << outcome_text(r.mutant_verdict);
     EXPECT_TRUE(r.ok());
-    std::printf("%-9s %-70s %-22s (%.2fs) | mutant: %s -> %s\n", r.clause.c_str(), r.name.c_str(),
+    std::printf("%-15s %-70s %-22s (%.2fs) | mutant: %s -> %s\n", r.check.c_str(), r.name.c_str(),
                 outcome_text(r.verdict).c_str(), r.verdict.seconds, r.mutant.c_str(),
                 outcome_text(r.mutant_verdict).c_str());
   }

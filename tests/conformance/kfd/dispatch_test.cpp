@@ -69,7 +69,7 @@ TEST_F(KfdTest, KFD_IOC_2_DirectionComesFromTheDriverTable) {
   EXPECT_EQ(v.major_version, 1u);
 }
 
-TEST(KfdDevice, ClosedDescriptorIsEBADF) {
+TEST(KfdDevice, KFD_IOC_6_ClosedDescriptorIsEBADF) {
   const int fd = kfdport::open_kfd();
   ASSERT_GE(fd, 0);
   ASSERT_EQ(kfdport::close(fd), 0);

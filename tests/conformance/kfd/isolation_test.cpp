@@ -52,7 +52,7 @@ TEST_F(TwoProcesses, KFD_DB_2_DoorbellPagesAreSeparate) {
   kfdport::munmap(db, 8192);
 }
 
-TEST_F(TwoProcesses, KFD_PROC_1_OneProcessFaultIsNotTheOthers) {
+TEST_F(TwoProcesses, KFD_PROC_1_KFD_FAULT_1_OneProcessFaultIsNotTheOthers) {
   // A's VRAM, filled with a pattern; B's queue aims its completion signal at A's address.
   auto secret = a.buffer(kVram, kPage);
   ASSERT_NE(secret.cpu, nullptr);

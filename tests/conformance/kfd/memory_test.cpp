@@ -9,7 +9,7 @@ namespace {
 constexpr uint32_t kVram = KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
 constexpr uint32_t kGtt = KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
 
-TEST_F(KfdTest, KFD_MEM_0_AperturesAreMmapBased) {
+TEST_F(KfdTest, KFD_MEM_8_AperturesAreMmapBased) {
   kfd_ioctl_get_process_apertures_new_args q{};
   ASSERT_EQ(io(AMDKFD_IOC_GET_PROCESS_APERTURES_NEW, &q), 0);
   ASSERT_EQ(q.num_of_nodes, 1u);
@@ -53,7 +53,7 @@ TEST(KfdAcquireVm, KFD_PROC_2_BindingRules) {
   q.close();
 }
 
-TEST_F(KfdTest, KFD_MEM_1_AllocEveryKindAndFree) {
+TEST_F(KfdTest, KFD_MEM_1_KFD_MEM_4_AllocEveryKindAndFree) {
   uint64_t h[5] = {}, off[5] = {};
   ASSERT_EQ(proc.alloc(kVram, 2 * kPage, reserve_va(2 * kPage), &h[0], &off[0]), 0);
   ASSERT_EQ(proc.alloc(kGtt, kPage, reserve_va(kPage), &h[1], &off[1]), 0);
@@ -72,7 +72,7 @@ TEST_F(KfdTest, KFD_MEM_1_AllocEveryKindAndFree) {
   ::munmap(user, kPage);
 }
 
-TEST_F(KfdTest, KFD_MEM_2_BadAllocationsChangeNothing) {
+TEST_F(KfdTest, KFD_MEM_2_KFD_MEM_3_BadAllocationsChangeNothing) {
   const uint64_t before = proc.available();
   const uint64_t va = reserve_va(8192);
   uint64_t h = 0;
@@ -90,7 +90,7 @@ TEST_F(KfdTest, KFD_MEM_2_BadAllocationsChangeNothing) {
   EXPECT_EQ(proc.available(), before);
 }
 
-TEST_F(KfdTest, KFD_MEM_3_AvailableMemoryTracksVram) {
+TEST_F(KfdTest, KFD_MEM_9_AvailableMemoryTracksVram) {
   const uint64_t before = proc.available();
   uint64_t h = 0;
   ASSERT_EQ(proc.alloc(kVram, 64 * kPage, reserve_va(64 * kPage), &h), 0);
@@ -102,7 +102,7 @@ TEST_F(KfdTest, KFD_MEM_3_AvailableMemoryTracksVram) {
   EXPECT_EQ(io(AMDKFD_IOC_AVAILABLE_MEMORY, &a), -EINVAL);
 }
 
-TEST_F(KfdTest, KFD_MEM_5_MapUnmapArgumentChecks) {
+TEST_F(KfdTest, KFD_MEM_5_KFD_MEM_6_MapUnmapArgumentChecks) {
   uint64_t h = 0;
   ASSERT_EQ(proc.alloc(kGtt, kPage, reserve_va(kPage), &h), 0);
   uint32_t ids[2] = {proc.gpu_id, proc.gpu_id + 1};
@@ -171,7 +171,7 @@ TEST_F(KfdTest, KFD_DB_1_DoorbellPageMmap) {
   EXPECT_EQ(kfdport::munmap(db, 8192), 0);
 }
 
-TEST_F(KfdTest, KFD_MEM_4_CloseReleasesEverything) {
+TEST_F(KfdTest, KFD_PROC_3_CloseReleasesEverything) {
   KfdProcess p;
   ASSERT_EQ(p.open(), 0);
   const uint64_t before = p.available();

@@ -7,7 +7,7 @@
 namespace kfdconf {
 namespace {
 
-TEST_F(KfdTest, SetMemoryPolicy) {
+TEST_F(KfdTest, KFD_MISC_1_SetMemoryPolicy) {
   kfd_ioctl_set_memory_policy_args a{};
   a.gpu_id = proc.gpu_id;
   a.default_policy = KFD_IOC_CACHE_POLICY_COHERENT;
@@ -20,7 +20,7 @@ TEST_F(KfdTest, SetMemoryPolicy) {
   EXPECT_EQ(io(AMDKFD_IOC_SET_MEMORY_POLICY, &a), -EINVAL);
 }
 
-TEST_F(KfdTest, ClockCountersAdvance) {
+TEST_F(KfdTest, KFD_MISC_2_ClockCountersAdvance) {
   kfd_ioctl_get_clock_counters_args a{}, b{};
   a.gpu_id = b.gpu_id = proc.gpu_id;
   ASSERT_EQ(io(AMDKFD_IOC_GET_CLOCK_COUNTERS, &a), 0);
@@ -36,7 +36,7 @@ TEST_F(KfdTest, ClockCountersAdvance) {
   EXPECT_EQ(none.gpu_clock_counter, 0u);
 }
 
-TEST_F(KfdTest, ScratchBackingAndTrapHandler) {
+TEST_F(KfdTest, KFD_MISC_3_ScratchBackingAndTrapHandler) {
   kfd_ioctl_set_scratch_backing_va_args s{0x100000, proc.gpu_id, 0};
   EXPECT_EQ(io(AMDKFD_IOC_SET_SCRATCH_BACKING_VA, &s), 0);
   s.gpu_id = proc.gpu_id + 1;
@@ -71,7 +71,7 @@ TEST_F(KfdTest, KFD_IOC_4_XnackQueryAndSet) {
   EXPECT_EQ(io(AMDKFD_IOC_DESTROY_QUEUE, &d), 0);
 }
 
-TEST_F(KfdTest, GetTileConfig) {
+TEST_F(KfdTest, KFD_MISC_4_GetTileConfig) {
   uint32_t tiles[64], macro[64];
   kfd_ioctl_get_tile_config_args a{};
   a.tile_config_ptr = reinterpret_cast<uintptr_t>(tiles);
@@ -89,7 +89,7 @@ TEST_F(KfdTest, GetTileConfig) {
   EXPECT_EQ(io(AMDKFD_IOC_GET_TILE_CONFIG, &a), -EINVAL);
 }
 
-TEST_F(KfdTest, UnmodeledIoctlsAnswerWithTheDriversErrno) {
+TEST_F(KfdTest, KFD_IOC_5_UnmodeledIoctlsAnswerWithTheDriversErrno) {
   kfd_ioctl_get_queue_wave_state_args w{};
   w.queue_id = 999;
   EXPECT_EQ(io(AMDKFD_IOC_GET_QUEUE_WAVE_STATE, &w), -EINVAL);

@@ -138,7 +138,7 @@ struct AqlTest : KfdTest {
   bool page_given_ = false;
 };
 
-TEST_F(AqlTest, KFD_Q_3_AqlPacketCompletesAndRaisesItsEvent) {
+TEST_F(AqlTest, KFD_Q_3_KFD_IRQ_1_AqlPacketCompletesAndRaisesItsEvent) {
   AqlQueue q;
   ASSERT_EQ(q.create(proc), 0);
   uint64_t mailbox = 0;
@@ -175,7 +175,7 @@ TEST_F(AqlTest, KFD_HWS_3_OversubscribedQueuesAllMakeProgress) {
   }
 }
 
-TEST_F(AqlTest, KFD_FAULT_1_UnmappedSignalFaultsTheQueueAndRaisesTheMemoryEvent) {
+TEST_F(AqlTest, KFD_FAULT_1_KFD_FAULT_2_UnmappedSignalFaultsTheQueueAndRaisesTheMemoryEvent) {
   kfd_ioctl_create_event_args mem{};
   ASSERT_EQ(create_event(proc, KFD_IOC_EVENT_MEMORY, false, &mem), 0);
   AqlQueue bad, good;
@@ -200,6 +200,31 @@ TEST_F(AqlTest, KFD_FAULT_1_UnmappedSignalFaultsTheQueueAndRaisesTheMemoryEvent)
   bad.submit_barrier(1);
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_LE(std::atomic_ref<uint64_t>(plain(bad.q->read_dispatch_id)).load(), 1u) << "nothing launches after the fault";
+}
+
+TEST_F(AqlTest, KFD_Q_5_QueueInUnmappedMemoryFaultsWhenScheduled) {
+  kfd_ioctl_create_event_args mem{};
+  ASSERT_EQ(create_event(proc, KFD_IOC_EVENT_MEMORY, false, &mem), 0);
+  // amd_queue_t and ring in host memory that was never registered with the GPU.
+  std::vector<uint64_t> words(2048);
+  auto* q = reinterpret_cast<amd_queue_t*>(words.data());
+  kfd_ioctl_create_queue_args a{};
+  a.ring_base_address = reinterpret_cast<uintptr_t>(&words[1024]);
+  a.ring_size = 4096;
+  a.write_pointer_address = reinterpret_cast<uintptr_t>(&q->write_dispatch_id);
+  a.read_pointer_address = reinterpret_cast<uintptr_t>(&q->read_dispatch_id);
+  a.gpu_id = proc.gpu_id;
+  a.queue_type = KFD_IOC_QUEUE_TYPE_COMPUTE_AQL;
+  a.queue_percentage = 100;
+  ASSERT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &a), 0) << "the CP, not CREATE_QUEUE, finds the memory missing";
+  std::vector<kfd_event_data> d(1);
+  d[0].event_id = mem.event_id;
+  uint32_t result = 0;
+  ASSERT_EQ(wait_events(proc, d, false, 10000, &result), 0);
+  EXPECT_EQ(result, uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  EXPECT_EQ(d[0].memory_exception_data.va, reinterpret_cast<uintptr_t>(q) & ~uint64_t{4095});
+  kfd_ioctl_destroy_queue_args del{a.queue_id, 0};
+  EXPECT_EQ(io(AMDKFD_IOC_DESTROY_QUEUE, &del), 0);
 }
 
 }  // namespace

@@ -60,7 +60,7 @@ TEST(KfdTopology, KFD_TOPO_2_IoLinksPointBothWays) {
   EXPECT_EQ(back.at("node_to"), uint64_t(g));
 }
 
-TEST(KfdTopology, UnknownRenderMinorIsENOENT) { EXPECT_EQ(kfdport::open_render(200), -ENOENT); }
+TEST(KfdTopology, KFD_TOPO_4_UnknownRenderMinorIsENOENT) { EXPECT_EQ(kfdport::open_render(200), -ENOENT); }
 
 }  // namespace
 }  // namespace kfdconf

@@ -12,7 +12,8 @@ namespace {
 using rocref::gpu::vm::ScopedVmMutant;
 using rocref::gpu::vm::VmMutant;
 
-RC_GTEST_PROP(GpuVmProperty, VM_MAP_VM_XLATE_VM_TLB_VM_PT_MatchTheFlatModel, (const std::vector<RawOp>& ops)) {
+// covers: VM-MAP-1, VM-MAP-2, VM-MAP-3, VM-MAP-4, VM-XLATE-1, VM-XLATE-2, VM-XLATE-3, VM-PERM-1, VM-TLB-2, VM-FAULT-1, VM-PT-3
+RC_GTEST_PROP(GpuVmProperty, MatchesTheFlatModel, (const std::vector<RawOp>& ops)) {
   check_sequence(ops);
 }
 
