@@ -16,6 +16,7 @@
 #include "gpu/vm/gpu_vm.h"
 #include "kfd/host_arena.h"
 #include "kfd/kfd_abi.h"
+#include "kfd/sdma_hw_queue.h"
 
 namespace rocref::kfd {
 
@@ -61,6 +62,7 @@ struct UserQueue {
   kfd_ioctl_create_queue_args props{};
   Mqd mqd;
   std::unique_ptr<AqlHwQueue> hw;  // COMPUTE_AQL only; SDMA queues are kept for the SDMA engine
+  std::unique_ptr<SdmaHwQueue> sdma;  // SDMA and SDMA_XGMI: the gpu/sdma engine
 };
 
 struct EventWaiter;

@@ -38,6 +38,7 @@ void DeviceState::destroy_queue_locked(Process& p, uint32_t id) {
   auto it = p.queues.find(id);
   if (it == p.queues.end()) return;
   if (it->second.hw) hws.remove(it->second.hw.get());  // never stepped again after this returns
+  if (it->second.sdma) hws.remove(it->second.sdma.get());
   p.doorbell_used.reset(it->second.doorbell_index);
   p.queues.erase(it);
 }
@@ -96,13 +97,20 @@ int kfd_ioctl_create_queue(IoctlCall& c) {
     const uint64_t amd_queue_va = args->write_pointer_address - offsetof(amd_queue_t, write_dispatch_id);
     q.hw = std::make_unique<AqlHwQueue>(p.pasid, p.vm.get(), &d.ih, amd_queue_va, args->queue_priority, active);
   }
+  if (type == KFD_IOC_QUEUE_TYPE_SDMA || type == KFD_IOC_QUEUE_TYPE_SDMA_XGMI) {
+    // SDMA-RING-2: the doorbell slot carries the ring's byte write pointer.
+    SdmaQueueAddresses where{args->ring_base_address, args->ring_size, args->read_pointer_address,
+                             args->write_pointer_address,
+                             reinterpret_cast<const uint64_t*>(p.doorbells->at(uint64_t{db} * sizeof(uint64_t)))};
+    q.sdma = std::make_unique<SdmaHwQueue>(p.pasid, p.vm.get(), &d.ih, where, args->queue_priority, active);
+  }
   p.doorbell_used.set(db);
   AqlHwQueue* hw = q.hw.get();
+  SdmaHwQueue* sdma = q.sdma.get();
   p.queues.emplace(qid, std::move(q));
-  if (hw) {
-    d.hws.add(hw);
-    d.engines.channel().notify();
-  }
+  if (hw) d.hws.add(hw);
+  if (sdma) d.hws.add(sdma);
+  if (hw || sdma) d.engines.channel().notify();
   args->queue_id = qid;
   // SOC15: the offset carries the doorbell's byte offset inside the process's 8 KiB page.
   args->doorbell_offset = kMmapTypeDoorbell | mmap_gpu_id(d.gpu_id()) | (uint64_t{db} * sizeof(uint64_t));
@@ -134,6 +142,10 @@ int kfd_ioctl_update_queue(IoctlCall& c) {
   q.mqd.cp_hqd_quantum = args->queue_percentage;
   q.mqd.cp_hqd_queue_priority = args->queue_priority;
   q.mqd.active = queue_active(args->ring_base_address, args->ring_size, args->queue_percentage);
+  if (q.sdma) {
+    q.sdma->set_priority(args->queue_priority);
+    q.sdma->set_active(q.mqd.active);
+  }
   if (q.hw) {
     q.hw->set_priority(args->queue_priority);
     q.hw->set_active(q.mqd.active);

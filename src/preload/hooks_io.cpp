@@ -3,6 +3,7 @@
 // ioctl and mmap on a model descriptor are answered by the KFD model with the
 // real request numbers, argument structs and errno values (PRE-IO-1); a model
 // mapping is unmapped by the model (PRE-IO-2); all else passes through.
+#include <linux/kfd_ioctl.h>
 #include <sys/mman.h>
 
 #include <cerrno>
@@ -66,6 +67,11 @@ ROCREF_EXPORT int ioctl(int fd, unsigned long request, ...) {
       rp::ModelScope scope;
       const int rc = rp::model_ioctl(model, request, arg);
       rp::debug_log("ioctl fd %d nr 0x%02lx size %lu -> %d", fd, request & 0xff, (request >> 16) & 0x3fff, rc);
+      if (request == AMDKFD_IOC_CREATE_QUEUE && rc == 0 && rp::debug_enabled()) {
+        const auto* q = static_cast<const kfd_ioctl_create_queue_args*>(arg);
+        rp::debug_log("  queue %u type %u ring 0x%llx size %u", q->queue_id, q->queue_type,
+                      static_cast<unsigned long long>(q->ring_base_address), q->ring_size);
+      }
       if (rc < 0) {
         errno = -rc;
         return -1;
