@@ -120,6 +120,7 @@ TEST_F(ForeignRocr, PRE_RUN_2_BarrierOrCompletesOnAnyDependency) {
   hsa_queue_destroy(q);
 }
 
+// covers: PRE-IO-2, BLIT-COPY-1
 TEST_F(ForeignRocr, PRE_RUN_3_MemoryCopyThroughBlitKernelsMovesCorrectData) {
   const size_t n = (1 << 20) + 13;  // odd size: CopyMisaligned tail phases too
   void* d = vram_alloc(n + 64);
@@ -132,6 +133,7 @@ TEST_F(ForeignRocr, PRE_RUN_3_MemoryCopyThroughBlitKernelsMovesCorrectData) {
   hsa_amd_memory_pool_free(d);
 }
 
+// covers: BLIT-FILL-1
 TEST_F(ForeignRocr, PRE_RUN_3_MemoryFillThroughTheFillKernel) {
   const size_t dwords = 4096 + 5;
   auto* d = static_cast<uint32_t*>(vram_alloc(dwords * 4));
@@ -143,6 +145,7 @@ TEST_F(ForeignRocr, PRE_RUN_3_MemoryFillThroughTheFillKernel) {
   hsa_amd_memory_pool_free(d);
 }
 
+// covers: SDMA-COPY-1, SDMA-TRAP-1, SDMA-ATOM-1
 TEST_F(ForeignRocr, PRE_RUN_4_AsyncCopyThroughSdmaMovesCorrectData) {
   const size_t n = 3 << 20;
   void* d = vram_alloc(n);
