@@ -52,7 +52,7 @@ void remember_kernel(const void* function, ArrayLauncher launcher) {
 
 hipError_t launch(const LaunchRequest& r) {
   ROCREF_TRACE_SPAN(trace::Layer::Hip, "hipLaunchKernel",
-                    "grid=" + std::to_string(r.grid.x) + "x" + std::to_string(r.grid.y) + "x" + std::to_string(r.grid.z) +
+                    std::string(r.name) + " grid=" + std::to_string(r.grid.x) + "x" + std::to_string(r.grid.y) + "x" + std::to_string(r.grid.z) +
                         " block=" + std::to_string(r.block.x) + "x" + std::to_string(r.block.y) + "x" +
                         std::to_string(r.block.z));
   hipError_t error = hipSuccess;
@@ -64,10 +64,9 @@ hipError_t launch(const LaunchRequest& r) {
   if (s == nullptr) return result(hipErrorInvalidResourceHandle);
   clr::VirtualGpu* gpu = virtual_gpu(s, &error);
   if (gpu == nullptr) return result(error);
-  const kernel_abi::RegisteredKernel* kernel = kernel_abi::find_kernel(r.entry_id);
   clr::KernelDispatch dispatch;
   dispatch.kernel_id = r.entry_id;
-  dispatch.name = kernel ? kernel->name.c_str() : "";
+  dispatch.name = r.name;
   dispatch.grid_groups = {r.grid.x, r.grid.y, r.grid.z};
   dispatch.block = {r.block.x, r.block.y, r.block.z};
   dispatch.dynamic_group_bytes = static_cast<uint32_t>(r.shared_bytes);

@@ -46,6 +46,7 @@ uint64_t register_entry(KernelEntry entry, const char* signature);
 void remember_kernel(const void* function, ArrayLauncher launcher);
 
 struct LaunchRequest {
+  const char* name;  // the kernel as the program spells it
   uint64_t entry_id;
   const void* function;
   dim3 grid;
@@ -83,10 +84,10 @@ uint64_t entry_id() {
 }
 
 template <typename... Params>
-hipError_t launch_packed(dim3 grid, dim3 block, size_t shmem, hipStream_t stream, const KernelArgs<Params...>& args) {
+hipError_t launch_packed(const char* name, dim3 grid, dim3 block, size_t shmem, hipStream_t stream, const KernelArgs<Params...>& args) {
   static_assert((std::is_trivially_destructible_v<std::decay_t<Params>> && ...),
                 "kernel arguments must be trivially destructible, as on a GPU");
-  return launch(LaunchRequest{entry_id<Params...>(), reinterpret_cast<const void*>(args.function), grid, block, shmem,
+  return launch(LaunchRequest{name, entry_id<Params...>(), reinterpret_cast<const void*>(args.function), grid, block, shmem,
                               stream, &args, sizeof args, alignof(KernelArgs<Params...>), &copy_kernel_args<Params...>});
 }
 
@@ -96,7 +97,7 @@ hipError_t launch_array(void (*function)(Params...), dim3 grid, dim3 block, void
   if (sizeof...(Params) != 0 && args == nullptr) return hipErrorInvalidValue;
   const KernelArgs<Params...> k{function,
                                 std::tuple<std::decay_t<Params>...>(*static_cast<std::decay_t<Params>*>(args[I])...)};
-  return launch_packed(grid, block, shmem, stream, k);
+  return launch_packed("kernel", grid, block, shmem, stream, k);
 }
 
 template <typename... Params>
@@ -106,12 +107,12 @@ hipError_t launch_untyped(const void* function, dim3 grid, dim3 block, void** ar
 }
 
 template <typename... Params, typename... Args>
-hipError_t launch_ggl(void (*function)(Params...), dim3 grid, dim3 block, size_t shmem, hipStream_t stream,
+hipError_t launch_ggl(const char* name, void (*function)(Params...), dim3 grid, dim3 block, size_t shmem, hipStream_t stream,
                       Args&&... args) {
   static_assert(sizeof...(Params) == sizeof...(Args), "wrong number of kernel arguments");
   remember_kernel(reinterpret_cast<const void*>(function), &launch_untyped<Params...>);
   const KernelArgs<Params...> k{function, std::tuple<std::decay_t<Params>...>(std::forward<Args>(args)...)};
-  return launch_packed(grid, block, shmem, stream, k);
+  return launch_packed(name, grid, block, shmem, stream, k);
 }
 
 }  // namespace rocref::hip::detail
@@ -127,7 +128,7 @@ inline hipError_t hipLaunchKernel(void (*function)(Params...), dim3 numBlocks, d
 }
 
 #define hipLaunchKernelGGL(kernel, numBlocks, dimBlocks, sharedMemBytes, stream, ...)                     \
-  ::rocref::hip::detail::launch_ggl((kernel), dim3(numBlocks), dim3(dimBlocks), (sharedMemBytes), (stream), \
+  ::rocref::hip::detail::launch_ggl(#kernel, (kernel), dim3(numBlocks), dim3(dimBlocks), (sharedMemBytes), (stream), \
                                     ##__VA_ARGS__)
 
 #define threadIdx (::rocref::hip::detail::thread_idx())

@@ -1,0 +1,33 @@
+// tests/conformance/hip/hip_suite.h - what every HIP suite file shares.
+//
+// Written only against the HIP API, so it builds against rocref, HIP-CPU and
+// HIP on CUDA. Error codes are compared as numbers (names differ across
+// implementations). Known, explained differences live in deviations(): a test
+// that meets one reports it and skips instead of failing.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <hip/hip_runtime.h>
+
+#include <string>
+
+#ifndef ROCREF_HIP_IMPL_NAME
+#define ROCREF_HIP_IMPL_NAME "rocref"
+#endif
+
+namespace hip_suite {
+
+// The reason an implementation deviates at `clause`, or nullptr.
+const char* deviation(const std::string& implementation, const std::string& clause);
+
+#define HIP_CLAUSE(id)                                                    \
+  do {                                                                    \
+    ::testing::Test::RecordProperty("clause", id);                        \
+    if (const char* why = ::hip_suite::deviation(ROCREF_HIP_IMPL_NAME, id)) \
+      GTEST_SKIP() << "expected deviation at " << id << ": " << why;      \
+  } while (0)
+
+#define EXPECT_HIP(expected, call) EXPECT_EQ(static_cast<int>(expected), static_cast<int>(call))
+#define ASSERT_HIP_OK(call) ASSERT_EQ(static_cast<int>(hipSuccess), static_cast<int>(call))
+
+}  // namespace hip_suite
