@@ -151,6 +151,11 @@ struct PacketProcessor::Impl {
           break;
         }
         if (pm4::is_pm4_ib_packet(f.bytes)) {
+          // AQL-INV-2, AQL-ERR-1: a known format launches only when well formed.
+          if (!pm4::pm4_ib_jump_is_valid(f.bytes)) {
+            return PacketFault{HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
+                               "AQL-ERR-1: PM4-IB vendor packet without a valid INDIRECT_BUFFER jump (PM4-AQL-1)", 0};
+          }
           f.kind = Kind::Pm4Ib;
           break;
         }

@@ -14,6 +14,15 @@ bool is_pm4_ib_packet(const void* packet64) noexcept {
   return (p.header & 0xffu) == 0 && p.ven_hdr == kAmdAqlFormatPm4Ib;
 }
 
+bool pm4_ib_jump_is_valid(const void* packet64) noexcept {
+  if (!is_pm4_ib_packet(packet64)) return false;
+  AqlPm4IbPacket p;
+  std::memcpy(&p, packet64, sizeof p);
+  const uint32_t* jump = p.ib_jump_cmd;
+  return type_of(jump[0]) == 3 && opcode_of(jump[0]) == kItIndirectBuffer && dwords_of(jump[0]) == 4 &&
+         ib_valid(jump[3]);
+}
+
 VendorResult run_vendor_packet(const void* packet64, const Pm4Context& ctx) {
   VendorResult out;
   if (!is_pm4_ib_packet(packet64)) return out;  // PM4-AQL-2: not ours

@@ -22,6 +22,10 @@ struct VendorResult {
 
 // True when the packet's vendor header says AMD_AQL_FORMAT_PM4_IB.
 bool is_pm4_ib_packet(const void* packet64) noexcept;
+// PM4-AQL-1 without running anything: the packet carries one 4-dword
+// INDIRECT_BUFFER to a valid IB. The packet processor checks it at launch, so a
+// malformed PM4-IB packet is never launched (AQL-INV-2, AQL-ERR-1).
+bool pm4_ib_jump_is_valid(const void* packet64) noexcept;
 // Checks the jump command and runs the IB. The processor then completes the packet as usual
 // (release fence, completion signal).
 VendorResult run_vendor_packet(const void* packet64, const Pm4Context& ctx);

@@ -181,9 +181,13 @@ TEST_F(ErrorTest, AQL_ERR_1_UnknownKernelObjectIsNamedInTheError) {
 }
 
 TEST_F(ErrorTest, AQL_INV_2_UnknownVendorFormatIsInvalid) {
-  auto p = testing::barrier_value_packet(hsa_signal_t{0}, HSA_SIGNAL_CONDITION_EQ, 0, -1, hsa_signal_t{0});
-  p.header.AmdFormat = 7;
-  expect_queue_error(&p, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
+  for (int format = 0; format < 256; ++format) {
+    if (format == HSA_AMD_PACKET_TYPE_BARRIER_VALUE) continue;
+    SCOPED_TRACE(format);
+    auto p = testing::barrier_value_packet(hsa_signal_t{0}, HSA_SIGNAL_CONDITION_EQ, 0, -1, hsa_signal_t{0});
+    p.header.AmdFormat = static_cast<uint8_t>(format);
+    expect_queue_error(&p, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
+  }
   // A zeroed header word (type 0, format 0): what a half-written recycled slot reads as.
   auto zero = good();
   std::memset(&zero, 0, 4);
