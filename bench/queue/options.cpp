@@ -43,7 +43,8 @@ void print_usage(const char* program) {
       "  --producers LIST      producer counts of the scaling sweep, e.g. 1,2,4,8,15\n"
       "  --duration S          seconds per concurrent measurement (default 0.05)\n"
       "  --repetitions N       repetitions, randomly interleaved (default 5, at least 5)\n"
-      "  --canary-limit NS     discard runs whose cache-line canary exceeds NS (default 60)\n"
+      "  --canary-limit NS     discard runs whose cache-line canary exceeds NS (default 60);\n"
+      "                        auto: twice the best of 9 canaries now, at least 60 (other machines)\n"
       "  --only NAMES          comma-separated implementation names\n"
       "  --scaling-only        only the producer-count sweep (for many-core machines)\n"
       "  --no-instructions     skip the callgrind instruction counts\n"
@@ -96,8 +97,11 @@ std::optional<SuiteOptions> parse_options(const std::vector<std::string>& args, 
       }
     } else if (a == "--canary-limit") {
       if (!value(&v)) return std::nullopt;
-      o.canary_limit_ns = std::atof(v.c_str());
-      if (!(o.canary_limit_ns > 0)) return std::nullopt;
+      o.canary_limit_ns = v == "auto" ? -1 : std::atof(v.c_str());
+      if (!(o.canary_limit_ns > 0) && v != "auto") {
+        std::fprintf(stderr, "--canary-limit wants nanoseconds or auto\n");
+        return std::nullopt;
+      }
     } else if (a == "--only") {
       if (!value(&v)) return std::nullopt;
       o.only = split(v);

@@ -14,7 +14,7 @@ struct SuiteOptions {
   std::vector<uint32_t> producers;  // scaling points; empty: 1,2,4,8,15 on 16+ CPUs, else 1,2,4
   double seconds = 0.05;            // per concurrent measurement
   uint32_t repetitions = 5;
-  double canary_limit_ns = 60;
+  double canary_limit_ns = 60;     // negative: calibrate at start (--canary-limit auto)
   uint32_t canary_attempts = 4;     // tries per repetition before it is reported as discarded
   std::vector<std::string> only;    // implementation names; empty: all
   bool scaling_only = false;        // just the producer-count sweep (the 16-core run)

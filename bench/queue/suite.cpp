@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -194,7 +195,14 @@ bool write_file(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-int run_suite(const SuiteOptions& o) {
+int run_suite(const SuiteOptions& options) {
+  SuiteOptions o = options;
+  if (o.canary_limit_ns < 0) {
+    double best = 1e9;
+    for (int i = 0; i < 9; ++i) best = std::min(best, cache_line_transfer_ns());
+    o.canary_limit_ns = std::max(60.0, 2 * best);
+    std::printf("canary limit calibrated: best of 9 = %.1f ns, limit %.0f ns\n", best, o.canary_limit_ns);
+  }
   if (!o.pairs_child.empty()) return run_pairs_child(o);
   if (!o.check_baseline.empty()) return check_instructions(o);
   if (!o.only.empty() && o.only.front() == "--list") {
@@ -209,7 +217,13 @@ int run_suite(const SuiteOptions& o) {
       return 2;
     }
   }
-  mkdir(o.out_dir.c_str(), 0755);
+  for (size_t slash = o.out_dir.find('/', 1); slash != std::string::npos; slash = o.out_dir.find('/', slash + 1)) {
+    mkdir(o.out_dir.substr(0, slash).c_str(), 0755);  // parents first; existing ones are fine
+  }
+  if (mkdir(o.out_dir.c_str(), 0755) != 0 && errno != EEXIST) {
+    std::fprintf(stderr, "cannot create %s\n", o.out_dir.c_str());
+    return 2;
+  }
 
   SuiteResults results;
   results.machine = machine_description();
