@@ -115,6 +115,7 @@ void EngineScheduler::start() {
 void EngineScheduler::stop() {
   if (!thread_.joinable()) return;
   stop_.store(true, std::memory_order_relaxed);
+  if (thread_.get_id() == std::this_thread::get_id()) return;  // a thread cannot join itself
   wake();
   thread_.join();
   unregister_doorbell_listener(&channel_);

@@ -48,14 +48,15 @@ class EngineScheduler {
 
   // Safe while running, also from inside an engine's step. After remove()
   // returns (from any other thread) the engine is never stepped again, so its
-  // owner may destroy it (queue destroy).
+  // owner may destroy it (queue destroy). remove() waits for a round in
+  // progress: never call it holding a lock that an engine's step takes.
   EngineId add(StepFunction step);
   EngineId add(PacketProcessor& processor);  // steps processor.step()
   void remove(EngineId id);
   size_t engines() const;
 
   void start();  // one thread; registers the channel as a doorbell listener
-  void stop();   // joins; idempotent
+  void stop();   // joins; idempotent; from an engine's step it only asks the thread to end
   bool running() const noexcept { return thread_.joinable(); }
 
   // One round on the calling thread (deterministic use; not while running).
