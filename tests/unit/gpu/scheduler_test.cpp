@@ -169,6 +169,22 @@ TEST(EngineScheduler, EngineMayAddAndRemoveEnginesFromItsStep) {
   EXPECT_EQ(s.engines(), 1u);
 }
 
+TEST(EngineScheduler, StopFromAnEnginesStepEndsTheThreadWithoutDeadlock) {
+  EngineScheduler s;
+  std::atomic<int> steps{0};
+  s.add([&] {
+    if (steps.fetch_add(1) == 3) s.stop();
+    return true;
+  });
+  s.start();
+  ASSERT_TRUE(eventually([&] { return steps.load() >= 4; }));
+  s.stop();  // joins the thread that already left its loop
+  EXPECT_FALSE(s.running());
+  const int after = steps.load();
+  std::this_thread::sleep_for(5ms);
+  EXPECT_EQ(steps.load(), after);
+}
+
 TEST(EngineScheduler, SpinModeProcessesPackets) {
   FlatMemory memory;
   TestQueue q;
