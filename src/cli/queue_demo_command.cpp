@@ -102,6 +102,10 @@ class Demo {
     binding.on_error = [](hsa_status_t status, uint64_t id) {
       std::printf("  [processor] queue error 0x%x at packet %llu\n", status, static_cast<unsigned long long>(id));
     };
+    binding.on_interrupt = [](uint32_t event_id) {
+      line("interrupt", "raise", fmt("event %llu: event_id written to the mailbox after the decrement", event_id),
+           "AQL-SIG-3");
+    };
     binding.on_agent_dispatch = [](const hsa_agent_dispatch_packet_t& p) {
       line("agent", "serve", fmt("agent function %llu(arg0=%llu) runs on the host side", p.type, p.arg[0]),
            "");
@@ -230,7 +234,10 @@ int queue_demo(const std::vector<std::string>& args) {
   demo.fetch();
   demo.complete(s1, "dependency s0 observed 0, null ignored");
 
-  std::printf("\npacket 2: AGENT_DISPATCH, function 7 with arg0 = 42, completion signal s2 = 1\n");
+  std::printf("\npacket 2: AGENT_DISPATCH, function 7 with arg0 = 42, completion signal s2 = 1 with event 5\n");
+  uint64_t mailbox = ~uint64_t{0};  // event slots start at all ones
+  s2.raw->event_mailbox_ptr = reinterpret_cast<uintptr_t>(&mailbox);
+  s2.raw->event_id = 5;
   hsa_agent_dispatch_packet_t agent{};
   agent.header = aql::make_header(HSA_PACKET_TYPE_AGENT_DISPATCH, false, HSA_FENCE_SCOPE_SYSTEM,
                                   HSA_FENCE_SCOPE_SYSTEM);
@@ -240,6 +247,7 @@ int queue_demo(const std::vector<std::string>& args) {
   demo.produce(&agent);
   demo.fetch();
   demo.complete(s2, "agent function served");
+  std::printf("  event mailbox = %llu\n", static_cast<unsigned long long>(mailbox));
 
   std::printf("\nprocessor idle:\n");
   demo.fetch();
