@@ -132,6 +132,7 @@ hsa_status_t HSA_API hsa_amd_signal_create(hsa_signal_value_t initial_value, uin
 hsa_status_t HSA_API hsa_signal_destroy(hsa_signal_t signal) {
   Runtime* rt = runtime();
   if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (signal.handle == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;  // hsa.h: "the handle is 0"
   SignalObject* object = rt->find_signal(signal);
   if (object == nullptr) return HSA_STATUS_ERROR_INVALID_SIGNAL;
   if (auto* handler = rt->started_async_handler()) handler->remove_signal(object);
@@ -145,6 +146,7 @@ hsa_status_t HSA_API hsa_amd_signal_async_handler(hsa_signal_t signal, hsa_signa
                                                   void* arg) {
   Runtime* rt = runtime();
   if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (signal.handle == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;  // as hsa_signal_destroy (ROCR too)
   SignalObject* object = rt->find_signal(signal);
   if (object == nullptr) return HSA_STATUS_ERROR_INVALID_SIGNAL;
   if (handler == nullptr || !rocref::sig::is_valid_condition(cond)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;

@@ -37,8 +37,9 @@ TEST_F(HsaMemory, HSA_MEM_1_EveryAgentHasItsPools) {
               HSA_STATUS_SUCCESS);
     EXPECT_GT(granule, 0u);
     EXPECT_GT(alignment, 0u);
+    // hsa.h bounds ALLOC_MAX_SIZE by nothing (ROCR reports twice the system pool's size).
     ASSERT_EQ(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE, &max), HSA_STATUS_SUCCESS);
-    EXPECT_LE(max, size);
+    EXPECT_GT(max, 0u);
   }
   uint32_t flags = 0;
   ASSERT_EQ(hsa_amd_memory_pool_get_info(vram_, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags), HSA_STATUS_SUCCESS);

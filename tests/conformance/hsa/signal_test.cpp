@@ -26,7 +26,7 @@ TEST_F(HsaSignal, HSA_SIG_6_CreateAndDestroyCheckTheirArguments) {
   EXPECT_NE(signal.handle, 0u);
   EXPECT_EQ(hsa_signal_load_relaxed(signal), 42);
   EXPECT_EQ(hsa_signal_destroy(signal), HSA_STATUS_SUCCESS);
-  EXPECT_EQ(hsa_signal_destroy(hsa_signal_t{0}), HSA_STATUS_ERROR_INVALID_SIGNAL);
+  EXPECT_EQ(hsa_signal_destroy(hsa_signal_t{0}), HSA_STATUS_ERROR_INVALID_ARGUMENT) << "hsa.h: the handle is 0";
   EXPECT_EQ(hsa_signal_destroy(signal), HSA_STATUS_ERROR_INVALID_SIGNAL) << "double destroy accepted";
   EXPECT_EQ(hsa_amd_signal_create(1, 0, nullptr, 0, nullptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(hsa_amd_signal_create(3, 0, nullptr, HSA_AMD_SIGNAL_AMD_GPU_ONLY, &signal), HSA_STATUS_SUCCESS);
@@ -220,6 +220,11 @@ TEST_F(HsaSignal, HSA_ASYNC_1_BadRegistrationsAreRejected) {
   hsa_signal_t s = make_signal(3);
   HandlerLog log;
   EXPECT_EQ(hsa_amd_signal_async_handler(hsa_signal_t{0}, HSA_SIGNAL_CONDITION_EQ, 0, log_handler, &log),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  hsa_signal_t gone = make_signal(1);
+  signals_.pop_back();
+  ASSERT_EQ(hsa_signal_destroy(gone), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_amd_signal_async_handler(gone, HSA_SIGNAL_CONDITION_EQ, 0, log_handler, &log),
             HSA_STATUS_ERROR_INVALID_SIGNAL);
   EXPECT_EQ(hsa_amd_signal_async_handler(s, HSA_SIGNAL_CONDITION_EQ, 0, nullptr, &log),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
