@@ -2,6 +2,9 @@
 #include "kfd/aql_hw_queue.h"
 
 #include <hsa/amd_hsa_queue.h>
+#include <hsa/amd_hsa_signal.h>
+
+#include <atomic>
 
 #include <cstddef>
 
@@ -10,6 +13,30 @@
 namespace rocref::kfd {
 namespace {
 thread_local AqlHwQueue* t_current = nullptr;
+
+// HSA-QUEUE-5: the CP's queue-error report, as ROCR expects it: the error code
+// goes into the amd_signal_t named by amd_queue_t.queue_inactive_signal, then,
+// like a completion, its event mailbox is written and the interrupt raised, so
+// the runtime's handler for that signal calls the queue's error callback.
+void report_queue_error(gpu::vm::GpuVm* vm, InterruptRing* ih, uint32_t pasid, amd_queue_t* q,
+                        hsa_status_t status) noexcept {
+  const uint64_t signal_va = std::atomic_ref<uint64_t>(q->queue_inactive_signal.handle).load(std::memory_order_acquire);
+  if (signal_va == 0) return;
+  auto* s = static_cast<amd_signal_t*>(vm->translate(signal_va, sizeof(amd_signal_t), gpu::Access::ReadWrite));
+  if (!s) return;
+  std::atomic_ref<int64_t>(const_cast<int64_t&>(s->value)).store(status, std::memory_order_release);
+  const uint64_t mailbox_va = std::atomic_ref<uint64_t>(s->event_mailbox_ptr).load(std::memory_order_relaxed);
+  if (mailbox_va == 0) return;
+  auto* mailbox = static_cast<uint64_t*>(vm->translate(mailbox_va, sizeof(uint64_t), gpu::Access::Write));
+  if (!mailbox) return;
+  const uint32_t event_id = std::atomic_ref<uint32_t>(s->event_id).load(std::memory_order_relaxed);
+  std::atomic_ref<uint64_t>(*mailbox).store(event_id, std::memory_order_release);
+  IhEntry e;
+  e.kind = IhEntry::Kind::Signal;
+  e.pasid = pasid;
+  e.event_id = event_id;
+  ih->push(e);
+}
 
 struct CurrentScope {
   explicit CurrentScope(AqlHwQueue* q) { t_current = q; }
@@ -45,7 +72,10 @@ bool AqlHwQueue::bind() noexcept {
     e.event_id = event_id;
     ih->push(e);
   };
-  b.on_error = [this](hsa_status_t, uint64_t) { error_.store(true, std::memory_order_release); };
+  b.on_error = [this, q, ih, pasid](hsa_status_t status, uint64_t) {
+    error_.store(true, std::memory_order_release);
+    report_queue_error(vm_, ih, pasid, q, status);
+  };
   processor_ = std::make_unique<gpu::PacketProcessor>(std::move(b));
   return true;
 }
