@@ -21,6 +21,17 @@ std::vector<std::string> split_tabs(std::string_view line) {
   return out;
 }
 
+// GoogleTest messages start with "file:line\n"; the reason is the rest, on one line.
+std::string reason_of(const std::string& message) {
+  std::string m = message;
+  const size_t nl = m.find('\n');
+  if (nl != std::string::npos && m.substr(0, nl).find(':') != std::string::npos) m = m.substr(nl + 1);
+  for (char& ch : m) {
+    if (ch == '\n') ch = ' ';
+  }
+  return m.size() > 200 ? m.substr(0, 200) + "..." : m;
+}
+
 std::string cell_text(const Cell& c) {
   std::string s = c.outcome == Outcome::Fail ? "FAIL" : outcome_name(c.outcome);
   if (c.deviation) s += c.expected_line != 0 ? " ~" : " !";
@@ -134,7 +145,7 @@ Matrix build_matrix(const std::vector<Column>& columns, const std::vector<Expect
         if (cell.expected_line == 0) {
           m.unexpected.push_back(columns[c].name + " " + test + ": " + outcome_name(cell.outcome) +
                                  " (reference: " + outcome_name(reference) + ")" +
-                                 (cell.message.empty() ? "" : " - " + cell.message.substr(0, 160)));
+                                 (cell.message.empty() ? "" : " - " + reason_of(cell.message)));
         }
       }
       Counts& k = m.counts[c];
@@ -168,7 +179,9 @@ std::string render_text(const Matrix& m, const std::vector<ExpectedDeviation>& e
     return s;
   };
   out << pad("clause / test", width);
-  for (const auto& c : m.columns) out << pad(c, 14);
+  size_t cw = 14;
+  for (const auto& c : m.columns) cw = std::max(cw, c.size() + 2);
+  for (const auto& c : m.columns) out << pad(c, cw);
   out << "\n";
   std::string group;
   std::vector<std::string> notes;
@@ -183,7 +196,7 @@ std::string render_text(const Matrix& m, const std::vector<ExpectedDeviation>& e
       std::string text = cell_text(cell);
       if ((cell.outcome == Outcome::Skip || cell.deviation) && (!cell.message.empty() || cell.expected_line != 0)) {
         notes.push_back("[" + std::to_string(notes.size() + 1) + "] " + m.columns[c] + " " + r.test + ": " +
-                        (cell.message.empty() ? std::string(outcome_name(cell.outcome)) : cell.message.substr(0, 200)));
+                        (cell.message.empty() ? std::string(outcome_name(cell.outcome)) : reason_of(cell.message)));
         for (const auto& d : expected) {
           if (d.line == cell.expected_line && cell.expected_line != 0) {
             notes.back() += "\n      expected (" + d.clause + "): " + d.reason;
@@ -191,14 +204,14 @@ std::string render_text(const Matrix& m, const std::vector<ExpectedDeviation>& e
         }
         text += " [" + std::to_string(notes.size()) + "]";
       }
-      out << pad(text, 14);
+      out << pad(text, cw);
     }
     out << "\n";
   }
   out << "\ntotals\n";
   for (size_t c = 0; c < m.columns.size(); ++c) {
     const Counts& k = m.counts[c];
-    out << "  " << pad(m.columns[c], 14) << "pass " << k.pass << "  fail " << k.fail << "  skip " << k.skip
+    out << "  " << pad(m.columns[c], cw) << "pass " << k.pass << "  fail " << k.fail << "  skip " << k.skip
         << "  missing " << k.missing << "  deviations " << k.deviations << "\n";
   }
   if (!notes.empty()) {
