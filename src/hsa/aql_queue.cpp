@@ -92,7 +92,7 @@ hsa_status_t AqlQueue::init(uint32_t size, hsa_queue_type32_t type) {
   // stores both in the context-save area header, where the KFD finds them); the
   // async handler watches the signal.
   inactive_ = rt->signal_pool().create(0, AMD_SIGNAL_KIND_USER, true);
-  if (inactive_ == nullptr) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  if (inactive_ == nullptr || !inactive_->is_interrupt()) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   amd_->queue_inactive_signal = inactive_->handle();
 
   HsaQueueResource resource{};

@@ -111,8 +111,9 @@ SignalObject* SignalPool::create(int64_t initial_value, amd_signal_kind64_t kind
     descriptor.NodeId = 0;
     descriptor.SyncVar.SyncVar.UserData = nullptr;
     descriptor.SyncVar.SyncVarSize = sizeof(hsa_signal_value_t);
-    if (hsaKmtCreateEvent(&descriptor, false, false, &event) != HSAKMT_STATUS_SUCCESS || event == nullptr)
-      return nullptr;
+    // HSA-SIG-4: with the KFD's events used up the signal still works, without an
+    // event: its waiters poll (yield) instead of sleeping in the driver.
+    if (hsaKmtCreateEvent(&descriptor, false, false, &event) != HSAKMT_STATUS_SUCCESS) event = nullptr;
   }
   SignalObject* signal = nullptr;
   {

@@ -77,8 +77,8 @@ class SignalPool {
   SignalPool(const SignalPool&) = delete;
   SignalPool& operator=(const SignalPool&) = delete;
 
-  // kind: AMD_SIGNAL_KIND_USER or AMD_SIGNAL_KIND_DOORBELL. interrupt: create a KFD event.
-  // nullptr when the thunk cannot provide memory or an event (OUT_OF_RESOURCES).
+  // kind: AMD_SIGNAL_KIND_USER or AMD_SIGNAL_KIND_DOORBELL. interrupt: try to give it a KFD
+  // event. nullptr when the thunk cannot provide memory (OUT_OF_RESOURCES).
   SignalObject* create(int64_t initial_value, amd_signal_kind64_t kind, bool interrupt);
   void destroy(SignalObject* signal);
 

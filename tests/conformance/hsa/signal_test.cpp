@@ -170,6 +170,25 @@ TEST_F(HsaSignal, HSA_SIG_4_BlockedWaiterWakesOnAHostStore) {
   }
 }
 
+// The KFD has 4096 event slots; signals beyond them must still create and wake.
+TEST_F(HsaSignal, HSA_SIG_4_MoreSignalsThanDriverEventsStillWork) {
+  record_clause("HSA-SIG-4");
+  std::vector<hsa_signal_t> many;
+  for (int i = 0; i < 4200; ++i) {
+    hsa_signal_t s{0};
+    ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &s), HSA_STATUS_SUCCESS) << "signal " << i;
+    many.push_back(s);
+  }
+  hsa_signal_t last = many.back();
+  std::thread setter([last] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    hsa_signal_store_screlease(last, 0);
+  });
+  EXPECT_EQ(hsa_signal_wait_scacquire(last, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX, HSA_WAIT_STATE_BLOCKED), 0);
+  setter.join();
+  for (hsa_signal_t s : many) ASSERT_EQ(hsa_signal_destroy(s), HSA_STATUS_SUCCESS);
+}
+
 TEST_F(HsaSignal, HSA_SIG_5_ManyWaitersAllWakeOnOneStore) {
   record_clause("HSA-SIG-5");
   hsa_signal_t s = make_signal(1);
