@@ -39,7 +39,8 @@ struct DeviceState {
   HostArena gtt;
   HostArena mmio;  // the HDP flush page behind MMIO_REMAP
   InterruptRing ih;
-  HwScheduler hws;
+  HwScheduler hws;       // compute queues: pipes x slots
+  HwScheduler sdma_hws;  // SDMA queues: engines x queues per engine, scheduled apart from compute
   gpu::EngineScheduler engines;  // runs hws.run_slice() as one engine on its thread
   std::once_flag engines_started;
 

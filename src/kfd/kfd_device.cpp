@@ -22,8 +22,10 @@ DeviceState::DeviceState()
       vram("rocref-vram", topology.gpu().vram_size),
       gtt("rocref-gtt", kGttPoolSize),
       mmio("rocref-mmio", 4096),
-      hws(topology.gpu().hw_pipes, topology.gpu().hw_slots_per_pipe) {
+      hws(topology.gpu().hw_pipes, topology.gpu().hw_slots_per_pipe),
+      sdma_hws(topology.gpu().num_sdma_engines, topology.gpu().num_sdma_queues_per_engine) {
   hws.set_after_slice([this] { drain_interrupts(); });
+  sdma_hws.set_after_slice([this] { drain_interrupts(); });
 }
 
 DeviceState::~DeviceState() { engines.stop(); }
@@ -31,6 +33,7 @@ DeviceState::~DeviceState() { engines.stop(); }
 void DeviceState::start_engines() {
   std::call_once(engines_started, [this] {
     engines.add([this] { return hws.run_slice(); });
+    engines.add([this] { return sdma_hws.run_slice(); });
     engines.start();
   });
 }

@@ -38,7 +38,7 @@ void DeviceState::destroy_queue_locked(Process& p, uint32_t id) {
   auto it = p.queues.find(id);
   if (it == p.queues.end()) return;
   if (it->second.hw) hws.remove(it->second.hw.get());  // never stepped again after this returns
-  if (it->second.sdma) hws.remove(it->second.sdma.get());
+  if (it->second.sdma) sdma_hws.remove(it->second.sdma.get());
   p.doorbell_used.reset(it->second.doorbell_index);
   p.queues.erase(it);
 }
@@ -109,7 +109,7 @@ int kfd_ioctl_create_queue(IoctlCall& c) {
   SdmaHwQueue* sdma = q.sdma.get();
   p.queues.emplace(qid, std::move(q));
   if (hw) d.hws.add(hw);
-  if (sdma) d.hws.add(sdma);
+  if (sdma) d.sdma_hws.add(sdma);
   if (hw || sdma) d.engines.channel().notify();
   args->queue_id = qid;
   // SOC15: the offset carries the doorbell's byte offset inside the process's 8 KiB page.
