@@ -150,18 +150,23 @@ AqlRun check_aql(const model::AqlConfig& config, const std::vector<std::string>&
     }
     return false;
   };
-  // Short counterexamples first, depth by depth; past that, one query at the full depth.
-  const uint32_t stepwise = std::min<uint32_t>(options.depth, 12);
+  // Depth by depth, so counterexamples are shortest; a depth found clean becomes a lemma
+  // (no open clause broken at that step) for the deeper queries.
   for (uint32_t t = 0; t < options.depth && !gave_up; ++t) {
+    if (options.bmc_budget_s > 0 && since(t0) > options.bmc_budget_s) break;
     extend(enc, solver, path, "");
+    broken.clear();
+    for (size_t k = 0; k < t; ++k) broken.push_back({});
     broken.push_back(broken_at(enc, path, t));
+    while (!open.empty() && query()) {
+    }
+    if (gave_up) break;
+    for (const std::string& c : open) {
+      if (auto it = broken[t].find(c); it != broken[t].end()) solver.add(!it->second);
+    }
     reached = t + 1;
-    if (t + 1 <= stepwise || t + 1 == options.depth) {
-      while (!open.empty() && query()) {
-      }
-      if (options.progress) {
-        options.progress("  depth " + std::to_string(reached) + ": " + std::to_string(open.size()) + " clauses hold");
-      }
+    if (options.progress) {
+      options.progress("  depth " + std::to_string(reached) + ": " + std::to_string(open.size()) + " clauses hold");
     }
     if (open.empty()) break;
   }

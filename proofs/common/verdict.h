@@ -24,9 +24,10 @@ struct Verdict {
 
 inline std::string outcome_text(const Verdict& v) {
   switch (v.outcome) {
-    case Outcome::Proved: return "PROVED";
+    case Outcome::Proved: return v.depth ? "PROVED (BMC clean to depth " + std::to_string(v.depth) + ")" : "PROVED";
     case Outcome::Bounded: return "BOUNDED to depth " + std::to_string(v.depth);
-    case Outcome::Counterexample: return "COUNTEREXAMPLE (" + v.clause + ", " + std::to_string(v.depth) + " steps)";
+    case Outcome::Counterexample:
+      return "COUNTEREXAMPLE (" + v.clause + (v.depth ? ", " + std::to_string(v.depth) + " steps)" : ", execution)");
     case Outcome::Unknown: return "UNKNOWN";
   }
   return "?";

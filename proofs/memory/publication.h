@@ -17,7 +17,7 @@ enum class PublicationVariant {
   AgentScopeRelease,     // mutant: host producer releases at AGENT scope, the GPU never synchronises
   RecycledSlot,          // a reused slot: processor resets the header and releases read_index;
                          // the producer acquires read_index before writing: no stale or torn body
-  RecycledSlotRelaxedRead,  // mutant: producer reads read_index relaxed and overwrites a body still being read
+  RecycledSlotEarlyRelease, // mutant: read_index released before the processor read the body
 };
 
 // AQL-DB-4: a producer stores the doorbell then checks "sleeping"; the engine stores "sleeping"

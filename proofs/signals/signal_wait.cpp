@@ -49,8 +49,9 @@ Verdict check_signal_wait(WaitVariant v, uint32_t waiters, uint32_t depth) {
   const bool cas = v == WaitVariant::CasFailureIsSilent || v == WaitVariant::CasWakesOnFailure;
   const bool age = v != WaitVariant::NoAge;
   const bool late_age = v == WaitVariant::AgeReadAfterCheck;
-  // Longest run: the setter's 2 steps, and per waiter at most two rounds of 4 steps.
-  if (depth == 0) depth = 2 + 8 * waiters + 2;
+  // Longest run: the setter's 2 steps; a waiter makes at most three rounds of 4 steps (the first
+  // wait, one return on the new age, one on the signaled event).
+  if (depth == 0) depth = 2 + 12 * waiters + 2;
   z3::context c;
   z3::solver solver(c);
   auto bv = [&](uint64_t x, unsigned w) { return c.bv_val(x, w); };
@@ -61,14 +62,13 @@ Verdict check_signal_wait(WaitVariant v, uint32_t waiters, uint32_t depth) {
   for (uint32_t i = 0; i < waiters; ++i) init = init && st[0].pc[i] == bv(late_age ? kCheckValue : kReadAge, 3) && st[0].seen[i] == bv(0, 8);
   solver.add(init);
 
-  std::vector<z3::expr> choices, bad_at, moving;
+  std::vector<z3::expr> choices, bad_at;
   for (uint32_t t = 0; t < depth; ++t) {
     const State& s = st.back();
     State n = fresh(c, "s" + std::to_string(t + 1) + ".", waiters);
     z3::expr choice = c.bv_const(("c" + std::to_string(t)).c_str(), 8);
     choices.push_back(choice);
     z3::expr_vector options(c);
-    z3::expr can_move = c.bool_val(false);
     z3::expr sig5 = c.bool_val(false);
     auto keep_waiters = [&](int except) {
       z3::expr e = c.bool_val(true);
@@ -96,7 +96,6 @@ Verdict check_signal_wait(WaitVariant v, uint32_t waiters, uint32_t depth) {
                         n.seen[i] == z3::ite(reads_age && c.bool_val(age), s.age, s.seen[i]) &&
                         n.signaled == (s.signaled && !consumes) &&  // auto-reset on consumption
                         n.value == s.value && n.age == s.age && n.setter == s.setter && keep_waiters(static_cast<int>(i)));
-      can_move = can_move || guard;
     }
     // The setter: store (or CAS), then SET_EVENT.
     {
@@ -123,13 +122,13 @@ Verdict check_signal_wait(WaitVariant v, uint32_t waiters, uint32_t depth) {
         sig5 = chosen && !success && (n.age != s.age || n.signaled != s.signaled);
       }
       options.push_back(chosen && step);
-      can_move = can_move || s.setter != bv(kSetterDone, 3);
     }
-    // Stutter.
-    options.push_back(choice == bv(waiters + 1, 8) && n.value == s.value && n.signaled == s.signaled && n.age == s.age &&
+    // Stutter, only once every thread has ended or blocks: it pads finished runs to the bound.
+    z3::expr ended = s.setter == bv(kSetterDone, 3);
+    for (uint32_t i = 0; i < waiters; ++i) ended = ended && (s.pc[i] == bv(kBlocked, 3) || s.pc[i] == bv(kDone, 3));
+    options.push_back(choice == bv(waiters + 1, 8) && ended && n.value == s.value && n.signaled == s.signaled && n.age == s.age &&
                       n.setter == s.setter && keep_waiters(-1));
     solver.add(z3::mk_or(options));
-    moving.push_back(can_move);
     if (cas) {
       bad_at.push_back(sig5);
     } else {
@@ -148,10 +147,12 @@ Verdict check_signal_wait(WaitVariant v, uint32_t waiters, uint32_t depth) {
   if (solver.check() == z3::sat) {
     const z3::model m = solver.get_model();
     std::ostringstream out;
+    uint32_t shown = 0;
     out << "  counterexample for " << verdict.clause << " (" << waiters << " waiters, one setter)\n";
     for (size_t t = 0; t < choices.size(); ++t) {
       const uint64_t ch = m.eval(choices[t], true).get_numeral_uint64();
       if (ch == waiters + 1) continue;
+      ++shown;
       const State& a = st[t];
       const State& b = st[t + 1];
       out << "    " << t + 1 << ". ";
@@ -167,7 +168,7 @@ Verdict check_signal_wait(WaitVariant v, uint32_t waiters, uint32_t depth) {
         out << "    ^ breaks " << verdict.clause
             << (cas ? ": the compare failed, yet the event was set" : ": the value is stored and SET_EVENT done, a waiter sleeps forever")
             << "\n";
-        verdict.depth = static_cast<uint32_t>(t + 1);
+        verdict.depth = shown;
         break;
       }
     }
@@ -175,8 +176,11 @@ Verdict check_signal_wait(WaitVariant v, uint32_t waiters, uint32_t depth) {
     verdict.trace = out.str();
   } else {
     solver.pop();
-    // Completeness: if no execution can still move at the last step, the bound covers every run.
-    solver.add(moving.back());
+    // Completeness: if no execution can still move after the last step, the bound covers every run.
+    const State& last = st.back();
+    z3::expr alive = last.setter != bv(kSetterDone, 3);
+    for (uint32_t i = 0; i < waiters; ++i) alive = alive || (last.pc[i] != bv(kBlocked, 3) && last.pc[i] != bv(kDone, 3));
+    solver.add(alive);
     verdict.outcome = solver.check() == z3::unsat ? Outcome::Proved : Outcome::Bounded;
     if (verdict.outcome == Outcome::Proved) verdict.note = "every execution ends within the bound";
   }
