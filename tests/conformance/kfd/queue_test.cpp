@@ -227,5 +227,36 @@ TEST_F(AqlTest, KFD_Q_5_QueueInUnmappedMemoryFaultsWhenScheduled) {
   EXPECT_EQ(io(AMDKFD_IOC_DESTROY_QUEUE, &del), 0);
 }
 
+// ROCR's SDMA completion: FENCE writes the event id into the event slot, TRAP raises the interrupt.
+TEST_F(AqlTest, KFD_Q_6_SdmaQueueRunsFenceAndTrap) {
+  auto mem = proc.userptr(4 * kPage);  // [0, 4K) ring, [4K) rptr, [4K + 64) wptr, [8K) fence target
+  ASSERT_NE(mem.handle, 0u);
+  auto* ring = static_cast<uint32_t*>(mem.cpu);
+  kfd_ioctl_create_queue_args a{};
+  a.ring_base_address = mem.va;
+  a.ring_size = 4096;
+  a.read_pointer_address = mem.va + kPage;
+  a.write_pointer_address = mem.va + kPage + 64;
+  a.gpu_id = proc.gpu_id;
+  a.queue_type = KFD_IOC_QUEUE_TYPE_SDMA;
+  a.queue_percentage = 100;
+  ASSERT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &a), 0);
+  int err = 0;
+  auto* page = static_cast<uint8_t*>(kfdport::mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, proc.fd,
+                                                   static_cast<off_t>(a.doorbell_offset & ~uint64_t{8191}), &err));
+  ASSERT_NE(page, nullptr) << err;
+  auto* doorbell = reinterpret_cast<uint64_t*>(page + (a.doorbell_offset & 8191));
+  uint64_t mailbox = 0;
+  const uint32_t ev = make_event(&mailbox);
+  const uint32_t packets[] = {5, static_cast<uint32_t>(mailbox), static_cast<uint32_t>(mailbox >> 32), ev,  // FENCE
+                              6, ev};                                                                      // TRAP
+  std::memcpy(ring, packets, sizeof packets);
+  std::atomic_ref<uint64_t>(*doorbell).store(sizeof packets, std::memory_order_release);  // byte write pointer
+  EXPECT_EQ(wait_one(ev), uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  kfd_ioctl_destroy_queue_args d{a.queue_id, 0};
+  EXPECT_EQ(io(AMDKFD_IOC_DESTROY_QUEUE, &d), 0);
+  kfdport::munmap(page, 8192);
+}
+
 }  // namespace
 }  // namespace kfdconf
