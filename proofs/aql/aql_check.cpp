@@ -281,7 +281,7 @@ Verdict check_aql_liveness(const model::AqlConfig& config, const AqlCheckOptions
   v.clause = "AQL-RET-3";
   const z3::check_result r = solver.check();
   v.seconds = since(t0);
-  v.depth = from_invariant ? bound : options.depth;
+  v.depth = from_invariant ? 0 : options.depth;  // a proof from the invariant covers every depth
   if (r == z3::unsat) {
     v.outcome = from_invariant ? Outcome::Proved : Outcome::Bounded;
     return v;

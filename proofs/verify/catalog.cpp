@@ -128,6 +128,7 @@ Check mutant_check(const AqlMutantCase& m, uint32_t depth) {
     AqlSetup s{1, 2, 3, depth, 0, m.reservation};
     model::AqlConfig c = to_config(s);
     c.mutants.*m.flag = true;
+    if (m.flag == &model::AqlMutants::ignore_barrier_bit) c.barrier_every = 1;  // shortest counterexample
     AqlCheckOptions o;
     o.depth = depth;
     o.induction = false;
