@@ -16,6 +16,7 @@ namespace {
 
 struct Agents {
   hsa_agent_t gpu{};
+  hsa_agent_t cpu{};
   int gpus = 0;
   int cpus = 0;
 };
@@ -28,9 +29,19 @@ hsa_status_t collect(hsa_agent_t agent, void* data) {
     a->gpu = agent;
     ++a->gpus;
   } else if (type == HSA_DEVICE_TYPE_CPU) {
+    a->cpu = agent;
     ++a->cpus;
   }
   return HSA_STATUS_SUCCESS;
+}
+
+// The first global pool of an agent.
+hsa_status_t first_global_pool(hsa_amd_memory_pool_t pool, void* data) {
+  hsa_amd_segment_t segment{};
+  hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment);
+  if (segment != HSA_AMD_SEGMENT_GLOBAL) return HSA_STATUS_SUCCESS;
+  *static_cast<hsa_amd_memory_pool_t*>(data) = pool;
+  return HSA_STATUS_INFO_BREAK;
 }
 
 class RealRocr : public ::testing::Test {
@@ -88,6 +99,39 @@ TEST_F(RealRocr, QueueCreateAndBarrierPacketCompletes) {
   }
   EXPECT_EQ(hsa_signal_destroy(done), HSA_STATUS_SUCCESS);
   EXPECT_EQ(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
+}
+
+// ROCR's memory paths: VRAM and system pools (hsaKmtAllocMemory + MapMemoryToGPUNodes), pinning
+// user memory (RegisterMemoryToNodes, agent pointer == host pointer here, MEM-VA-1), pointer info.
+TEST_F(RealRocr, PoolAllocationLockAndPointerInfo) {
+  Agents a;
+  ASSERT_EQ(hsa_iterate_agents(collect, &a), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(a.gpus, 1);
+  hsa_amd_memory_pool_t vram{}, system{};
+  hsa_amd_agent_iterate_memory_pools(a.gpu, first_global_pool, &vram);
+  hsa_amd_agent_iterate_memory_pools(a.cpu, first_global_pool, &system);
+  ASSERT_TRUE(vram.handle && system.handle);
+  void* device = nullptr;
+  void* host = nullptr;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(vram, 1 << 20, 0, &device), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(system, 1 << 20, 0, &host), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_amd_agents_allow_access(1, &a.gpu, nullptr, host), HSA_STATUS_SUCCESS);
+  std::memset(host, 0x7e, 1 << 20);
+
+  hsa_amd_pointer_info_t info{};
+  info.size = sizeof info;
+  ASSERT_EQ(hsa_amd_pointer_info(device, &info, nullptr, nullptr, nullptr), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(info.type, HSA_EXT_POINTER_TYPE_HSA);
+  EXPECT_EQ(info.sizeInBytes, size_t{1} << 20);
+  EXPECT_EQ(info.agentBaseAddress, device);
+
+  alignas(4096) static uint8_t user[1 << 16];
+  void* agent_ptr = nullptr;
+  ASSERT_EQ(hsa_amd_memory_lock(user, sizeof user, &a.gpu, 1, &agent_ptr), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(agent_ptr, static_cast<void*>(user));
+  EXPECT_EQ(hsa_amd_memory_unlock(user), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_amd_memory_pool_free(device), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_amd_memory_pool_free(host), HSA_STATUS_SUCCESS);
 }
 
 }  // namespace

@@ -13,8 +13,9 @@ TEST_F(Hsakmt_Event, SignalEventHasAMailboxSlot) {
   HsaEvent* e = make_event();
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e->EventData.EventType, HSA_EVENTTYPE_SIGNAL);
-  EXPECT_EQ(e->EventData.HWData1, e->EventId);
-  EXPECT_NE(e->EventData.HWData2, 0u) << "the event page slot GPUs write the event id to";
+  const HSAuint64 id = e->EventData.HWData1, slot = e->EventData.HWData2;  // packed: copy first
+  EXPECT_EQ(id, e->EventId);
+  EXPECT_NE(slot, 0u) << "the event page slot GPUs write the event id to";
 }
 
 TEST_F(Hsakmt_Event, BadTypeReturnsInvalidParameter) {

@@ -1,8 +1,10 @@
 // tests/conformance/hsakmt/hsakmt_fixture.cpp - shared set-up for the hsakmt.h conformance suite.
 #include "hsakmt_fixture.h"
 
+#include <cstring>
 
 namespace hsakmt_conformance {
+
 constexpr uint64_t kRingBytes = 64 * 256;  // 256 AQL packets
 
 void Hsakmt::SetUp() {
@@ -78,17 +80,24 @@ HsaEvent* Hsakmt::make_event(bool manual_reset, bool signaled) {
 }
 
 HsaQueueResource Hsakmt::make_aql_queue(HSA_QUEUE_PRIORITY priority) {
-  // As ROCR does: ring and indices in GPU-mapped system memory (the indices stand for amd_queue_t's).
+  // As ROCR does: ring and queue descriptor in GPU-mapped system memory. The descriptor has
+  // amd_queue_t's layout (amd_hsa_queue.h): hsa_queue_t.base_address @8, size @24 (packets),
+  // write_dispatch_id @56, read_dispatch_id @128; the read/write pointers point into it.
   HsaQueueResource r{};
   auto* ring = static_cast<uint8_t*>(alloc_system(kRingBytes + 4096));
   if (!ring) return r;
   EXPECT_EQ(hsaKmtMapMemoryToGPU(ring, kRingBytes + 4096, nullptr), HSAKMT_STATUS_SUCCESS);
-  r.QueueRptrValue = reinterpret_cast<uintptr_t>(ring + kRingBytes);
-  r.QueueWptrValue = reinterpret_cast<uintptr_t>(ring + kRingBytes + 64);
+  uint8_t* desc = ring + kRingBytes;
+  const uint64_t base = reinterpret_cast<uintptr_t>(ring);
+  const uint32_t packets = kRingBytes / 64;
+  std::memcpy(desc + 8, &base, sizeof base);
+  std::memcpy(desc + 24, &packets, sizeof packets);
+  r.QueueRptrValue = reinterpret_cast<uintptr_t>(desc + 128);
+  r.QueueWptrValue = reinterpret_cast<uintptr_t>(desc + 56);
   const HSAKMT_STATUS st =
       hsaKmtCreateQueue(gpu_node_, HSA_QUEUE_COMPUTE_AQL, 100, priority, ring, kRingBytes, nullptr, &r);
   EXPECT_EQ(st, HSAKMT_STATUS_SUCCESS);
-  if (st == HSAKMT_STATUS_SUCCESS) queues_.push_back(r.QueueId);
+  if (st == HSAKMT_STATUS_SUCCESS) queues_.push_back(static_cast<HSA_QUEUEID>(r.QueueId));
   return r;
 }
 

@@ -71,7 +71,7 @@ TEST_F(Hsakmt_AllocMemory, AvailableMemoryShrinksByAnAllocation) {
   if (!hsaKmtAvailableMemory) GTEST_SKIP() << "hsaKmtAvailableMemory is newer than this library";
   HSAuint64 before = 0, after = 0;
   ASSERT_EQ(hsaKmtAvailableMemory(gpu_node_, &before), HSAKMT_STATUS_SUCCESS);
-  EXPECT_LE(before, gpu_.LocalMemSize);
+  EXPECT_LE(before, static_cast<uint64_t>(gpu_.LocalMemSize));
   ASSERT_NE(alloc_vram(16 << 20), nullptr);
   ASSERT_EQ(hsaKmtAvailableMemory(gpu_node_, &after), HSAKMT_STATUS_SUCCESS);
   EXPECT_LE(after + (16 << 20), before);

@@ -10,10 +10,15 @@ TEST_F(Hsakmt_Misc, ClockCountersAdvanceAndReportAFrequency) {
   HsaClockCounters a{}, b{};
   ASSERT_EQ(hsaKmtGetClockCounters(gpu_node_, &a), HSAKMT_STATUS_SUCCESS);
   ASSERT_EQ(hsaKmtGetClockCounters(gpu_node_, &b), HSAKMT_STATUS_SUCCESS);
-  EXPECT_NE(a.SystemClockFrequencyHz, 0u);
-  EXPECT_GE(b.SystemClockCounter, a.SystemClockCounter);
-  EXPECT_GE(b.CPUClockCounter, a.CPUClockCounter);
-  EXPECT_GE(b.GPUClockCounter, a.GPUClockCounter);
+  // hsakmttypes.h packs to 4 bytes: 64-bit fields are copied before gtest binds references to them.
+  const uint64_t freq = a.SystemClockFrequencyHz;
+  const uint64_t sys_a = a.SystemClockCounter, sys_b = b.SystemClockCounter;
+  const uint64_t cpu_a = a.CPUClockCounter, cpu_b = b.CPUClockCounter;
+  const uint64_t gpu_a = a.GPUClockCounter, gpu_b = b.GPUClockCounter;
+  EXPECT_NE(freq, 0u);
+  EXPECT_GE(sys_b, sys_a);
+  EXPECT_GE(cpu_b, cpu_a);
+  EXPECT_GE(gpu_b, gpu_a);
 }
 
 TEST_F(Hsakmt_Misc, ClockCountersBadNodeOrNull) {

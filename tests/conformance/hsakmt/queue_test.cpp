@@ -12,10 +12,12 @@ using Hsakmt_Queue = Hsakmt;
 
 TEST_F(Hsakmt_Queue, AqlQueueGetsAWritableDoorbell) {
   const HsaQueueResource r = make_aql_queue();
-  ASSERT_NE(r.QueueId, 0u);
-  ASSERT_NE(r.Queue_DoorBell_aql, nullptr);
-  EXPECT_EQ(r.QueueDoorBell % 8, 0u) << "64-bit doorbells on gfx9";
-  std::atomic_ref<HSAuint64>(*r.Queue_DoorBell_aql).store(0, std::memory_order_release);
+  const HSA_QUEUEID id = r.QueueId;  // packed struct: copy 64-bit fields before comparing
+  HSAuint64* const doorbell = r.Queue_DoorBell_aql;
+  ASSERT_NE(id, 0u);
+  ASSERT_NE(doorbell, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(doorbell) % 8, 0u) << "64-bit doorbells on gfx9";
+  std::atomic_ref<HSAuint64>(*doorbell).store(0, std::memory_order_release);
 }
 
 // More user queues than the hardware has slots: the scheduler time-slices them (oversubscription).
@@ -24,8 +26,10 @@ TEST_F(Hsakmt_Queue, MoreQueuesThanHardwareSlotsAllSucceed) {
   std::set<HSAuint64> doorbells;
   for (uint32_t i = 0; i < slots + 4; ++i) {
     const HsaQueueResource r = make_aql_queue();
-    ASSERT_NE(r.QueueId, 0u) << "queue " << i;
-    EXPECT_TRUE(doorbells.insert(r.QueueDoorBell).second) << "queue " << i << " shares a doorbell";
+    const HSA_QUEUEID id = r.QueueId;
+    const HSAuint64 doorbell = r.QueueDoorBell;
+    ASSERT_NE(id, 0u) << "queue " << i;
+    EXPECT_TRUE(doorbells.insert(doorbell).second) << "queue " << i << " shares a doorbell";
   }
 }
 
@@ -74,7 +78,7 @@ TEST_F(Hsakmt_Queue, DestroyNullReturnsInvalidParameter) {
 TEST_F(Hsakmt_Queue, DoubleDestroyReturnsInvalidHandle) {
   ROCREF_ONLY("the queue id is a pointer the library dereferences");
   const HsaQueueResource r = make_aql_queue();
-  ASSERT_NE(r.QueueId, 0u);
+  ASSERT_NE(static_cast<HSA_QUEUEID>(r.QueueId), 0u);
   EXPECT_EQ(hsaKmtDestroyQueue(r.QueueId), HSAKMT_STATUS_SUCCESS);
   EXPECT_EQ(hsaKmtDestroyQueue(r.QueueId), HSAKMT_STATUS_INVALID_HANDLE);
   EXPECT_EQ(hsaKmtDestroyQueue(0xdead0000), HSAKMT_STATUS_INVALID_HANDLE);
@@ -82,7 +86,7 @@ TEST_F(Hsakmt_Queue, DoubleDestroyReturnsInvalidHandle) {
 
 TEST_F(Hsakmt_Queue, UpdateQueueChangesPriorityAndChecksArguments) {
   const HsaQueueResource r = make_aql_queue();
-  ASSERT_NE(r.QueueId, 0u);
+  ASSERT_NE(static_cast<HSA_QUEUEID>(r.QueueId), 0u);
   static uint8_t ring[64 * 256];
   EXPECT_EQ(hsaKmtUpdateQueue(r.QueueId, 50, HSA_QUEUE_PRIORITY_HIGH, ring, sizeof ring, nullptr),
             HSAKMT_STATUS_SUCCESS);
@@ -94,7 +98,7 @@ TEST_F(Hsakmt_Queue, UpdateQueueChangesPriorityAndChecksArguments) {
 
 TEST_F(Hsakmt_Queue, SetCuMaskAllCusSucceeds) {
   const HsaQueueResource r = make_aql_queue();
-  ASSERT_NE(r.QueueId, 0u);
+  ASSERT_NE(static_cast<HSA_QUEUEID>(r.QueueId), 0u);
   const uint32_t cus = gpu_.NumFComputeCores / gpu_.NumSIMDPerCU;
   std::vector<HSAuint32> mask((cus + 31) / 32, 0);
   for (uint32_t i = 0; i < cus; ++i) mask[i / 32] |= 1u << (i % 32);
@@ -104,7 +108,7 @@ TEST_F(Hsakmt_Queue, SetCuMaskAllCusSucceeds) {
 
 TEST_F(Hsakmt_Queue, SetCuMaskBadCountOrNullReturnsInvalidParameter) {
   const HsaQueueResource r = make_aql_queue();
-  ASSERT_NE(r.QueueId, 0u);
+  ASSERT_NE(static_cast<HSA_QUEUEID>(r.QueueId), 0u);
   HSAuint32 mask[2] = {~0u, ~0u};
   EXPECT_EQ(hsaKmtSetQueueCUMask(r.QueueId, 33, mask), HSAKMT_STATUS_INVALID_PARAMETER);
   EXPECT_EQ(hsaKmtSetQueueCUMask(r.QueueId, 0, mask), HSAKMT_STATUS_INVALID_PARAMETER);

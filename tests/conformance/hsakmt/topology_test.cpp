@@ -27,7 +27,7 @@ TEST_F(Hsakmt_Topology, GpuNodeIsSelfConsistent) {
   EXPECT_GT(gpu_.NumSIMDPerCU, 0u);
   EXPECT_EQ(gpu_.NumFComputeCores % gpu_.NumSIMDPerCU, 0u);
   EXPECT_GE(gpu_.EngineId.ui32.Major, 7u);
-  EXPECT_GT(gpu_.LocalMemSize, 0u);
+  EXPECT_GT(static_cast<uint64_t>(gpu_.LocalMemSize), 0u);
   EXPECT_GE(gpu_.DrmRenderMinor, 128);
   EXPECT_GT(gpu_.WaveFrontSize, 0u);
   EXPECT_GE(gpu_.NumCaches, 1u);

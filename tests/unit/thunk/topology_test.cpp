@@ -24,7 +24,7 @@ TEST(Topology, ReadsNodesBanksCachesAndLinks) {
   EXPECT_EQ(gpu.props.NumSIMDPerCU, 4u);
   EXPECT_EQ(gpu.props.DeviceId, 26751);
   EXPECT_EQ(gpu.props.DrmRenderMinor, 128);
-  EXPECT_EQ(gpu.props.LocalMemSize, 8589934592u);
+  EXPECT_EQ(static_cast<uint64_t>(gpu.props.LocalMemSize), 8589934592u);
   EXPECT_EQ(gpu.props.EngineId.ui32.Major, 9u);
   EXPECT_EQ(gpu.props.EngineId.ui32.Minor, 0u);
   EXPECT_EQ(gpu.props.EngineId.ui32.uCode, 440u);
@@ -32,7 +32,7 @@ TEST(Topology, ReadsNodesBanksCachesAndLinks) {
   EXPECT_EQ(gpu.props.NumCpQueues, 24u);
   ASSERT_EQ(gpu.mem.size(), 1u);
   EXPECT_EQ(gpu.mem[0].HeapType, HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC);
-  EXPECT_EQ(gpu.mem[0].SizeInBytes, 8589934592u);
+  EXPECT_EQ(static_cast<uint64_t>(gpu.mem[0].SizeInBytes), 8589934592u);
   ASSERT_EQ(gpu.caches.size(), 1u);
   EXPECT_EQ(gpu.caches[0].CacheType.Value, 5u);
   EXPECT_EQ(gpu.caches[0].SiblingMap[3], 1u);
