@@ -54,30 +54,37 @@ int usage(FILE* out) {
                "  --filter PATTERN    --gtest_filter for every run\n"
                "  --timeout SECONDS   per run (default 300)\n"
                "  --out DIR           keep the reports and logs in DIR\n"
+               "  --isolate           run every test of a suite in its own process (a crash fails one test)\n"
                "Exit status: 0 all deviations expected, 1 unexpected deviation or column error, 2 usage.\n");
   return out == stdout ? 0 : 2;
 }
 
-// CONF-RUN-1: one suite run; its XML report, or an error with the log's tail.
-Column run_column(const ColumnSpec& spec, const fs::path& dir, const std::string& filter, int timeout_s) {
-  Column col;
-  col.name = spec.name;
-  const fs::path report = dir / (spec.name + ".xml");
-  const fs::path log = dir / (spec.name + ".log");
-  fs::remove(report);
+struct ProcessResult {
+  int status = 0;
+  bool timed_out = false;
+  std::string error;  // fork failure
+};
+
+// Runs the column's suite (under `rocref exec` for model columns) with `extra` arguments,
+// stdout to `out`, stderr to `err`, GoogleTest's XML report to `report` (when not empty).
+ProcessResult run_process(const ColumnSpec& spec, const std::vector<std::string>& extra, const fs::path& out,
+                          const fs::path& err, const fs::path& report, int timeout_s) {
+  ProcessResult r;
   const pid_t pid = fork();
   if (pid < 0) {
-    col.error = std::string("fork: ") + std::strerror(errno);
-    return col;
+    r.error = std::string("fork: ") + std::strerror(errno);
+    return r;
   }
   if (pid == 0) {
-    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-      dup2(fd, 1);
-      dup2(fd, 2);
-      close(fd);
+    const int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int e = open(err.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (o >= 0) dup2(o, 1);
+    if (e >= 0) dup2(e, 2);
+    if (report.empty()) {
+      unsetenv("GTEST_OUTPUT");
+    } else {
+      setenv("GTEST_OUTPUT", ("xml:" + report.string()).c_str(), 1);
     }
-    setenv("GTEST_OUTPUT", ("xml:" + report.string()).c_str(), 1);
     for (const std::string& kv : spec.env) putenv(const_cast<char*>(kv.c_str()));
     std::vector<std::string> args;
     if (spec.model) {
@@ -85,7 +92,7 @@ Column run_column(const ColumnSpec& spec, const fs::path& dir, const std::string
     } else {
       args = {spec.target};
     }
-    if (!filter.empty()) args.push_back("--gtest_filter=" + filter);
+    args.insert(args.end(), extra.begin(), extra.end());
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -93,28 +100,95 @@ Column run_column(const ColumnSpec& spec, const fs::path& dir, const std::string
     std::fprintf(stderr, "cannot run %s: %s\n", spec.target.c_str(), std::strerror(errno));
     _exit(127);
   }
-  int status = 0;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
-  while (waitpid(pid, &status, WNOHANG) == 0) {
+  while (waitpid(pid, &r.status, WNOHANG) == 0) {
     if (std::chrono::steady_clock::now() > deadline) {
       kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      col.error = "timed out after " + std::to_string(timeout_s) + " s";
+      waitpid(pid, &r.status, 0);
+      r.timed_out = true;
       break;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return r;
+}
+
+std::string tail_of(const fs::path& p, size_t n = 600) {
+  std::string t = read_text(p);
+  return t.size() > n ? t.substr(t.size() - n) : t;
+}
+
+std::string how_it_ended(const ProcessResult& r) {
+  if (r.timed_out) return "timed out";
+  return WIFSIGNALED(r.status) ? "killed by signal " + std::to_string(WTERMSIG(r.status))
+                               : "exit status " + std::to_string(WEXITSTATUS(r.status));
+}
+
+// CONF-RUN-1: one run of the whole suite; its XML report, or an error with the log's tail.
+Column run_column(const ColumnSpec& spec, const fs::path& dir, const std::string& filter, int timeout_s) {
+  Column col;
+  col.name = spec.name;
+  const fs::path report = dir / (spec.name + ".xml");
+  const fs::path log = dir / (spec.name + ".log");
+  fs::remove(report);
+  fs::remove(log);
+  std::vector<std::string> extra;
+  if (!filter.empty()) extra.push_back("--gtest_filter=" + filter);
+  const ProcessResult r = run_process(spec, extra, log, log, report, timeout_s);
+  if (!r.error.empty()) {
+    col.error = r.error;
+    return col;
   }
   std::string perr;
   if (auto parsed = fs::exists(report) ? parse_gtest_xml(read_text(report), &perr) : std::nullopt) {
     col.results = std::move(*parsed);
-  } else if (col.error.empty()) {
-    std::string tail = read_text(log);
-    if (tail.size() > 600) tail = tail.substr(tail.size() - 600);
-    col.error = (WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
-                                     : "exit status " + std::to_string(WEXITSTATUS(status))) +
-                ", no report" + (perr.empty() ? "" : " (" + perr + ")") + "; log tail:\n" + tail;
   }
-  if (col.error.empty() && WIFSIGNALED(status)) col.error = "killed by signal " + std::to_string(WTERMSIG(status));
+  if (r.timed_out || WIFSIGNALED(r.status) || col.results.empty()) {
+    col.error = how_it_ended(r) + (fs::exists(report) ? "" : ", no report") + (perr.empty() ? "" : " (" + perr + ")") +
+                "; log tail:\n" + tail_of(log);
+  }
+  return col;
+}
+
+// CONF-RUN-2: every test in its own process, so a test that aborts (a foreign runtime's
+// assert) or hangs is that test's failure, not the column's.
+Column run_column_isolated(const ColumnSpec& spec, const fs::path& dir, const std::string& filter, int timeout_s) {
+  Column col;
+  col.name = spec.name;
+  const fs::path list = dir / (spec.name + ".list");
+  const fs::path log = dir / (spec.name + ".log");
+  fs::remove(log);
+  std::vector<std::string> extra{"--gtest_list_tests"};
+  if (!filter.empty()) extra.push_back("--gtest_filter=" + filter);
+  const ProcessResult lr = run_process(spec, extra, list, log, {}, timeout_s);
+  if (!lr.error.empty() || lr.timed_out || !WIFEXITED(lr.status) || WEXITSTATUS(lr.status) != 0) {
+    col.error = "cannot list the tests: " + (lr.error.empty() ? how_it_ended(lr) : lr.error) + "; log tail:\n" + tail_of(log);
+    return col;
+  }
+  const std::vector<std::string> tests = parse_gtest_list(read_text(list));
+  for (const std::string& t : tests) {
+    const fs::path report = dir / (spec.name + ".one.xml");
+    const fs::path one_log = dir / (spec.name + ".one.log");
+    fs::remove(report);
+    fs::remove(one_log);
+    const ProcessResult r = run_process(spec, {"--gtest_filter=" + t}, one_log, one_log, report, timeout_s);
+    std::optional<std::vector<TestResult>> parsed =
+        fs::exists(report) ? parse_gtest_xml(read_text(report), nullptr) : std::nullopt;
+    if (parsed && !parsed->empty()) {
+      for (auto& res : *parsed) col.results.push_back(std::move(res));
+      continue;
+    }
+    TestResult res;
+    res.suite = t.substr(0, t.find('.'));
+    res.name = t.substr(t.find('.') + 1);
+    res.outcome = Outcome::Fail;
+    std::string tail = tail_of(one_log, 300);
+    for (char& ch : tail) {
+      if (ch == '\n') ch = ' ';
+    }
+    res.message = "crashed: " + how_it_ended(r) + ": " + tail;
+    col.results.push_back(std::move(res));
+  }
   return col;
 }
 
@@ -124,6 +198,7 @@ int conform_main(const std::vector<std::string>& args) {
   std::string filter;
   std::string out_dir;
   int timeout_s = 300;
+  bool isolate = false;
   std::vector<std::pair<std::string, std::string>> envs;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -132,6 +207,7 @@ int conform_main(const std::vector<std::string>& args) {
     if (a == "--deviations") deviations_file = value();
     else if (a == "--filter") filter = value();
     else if (a == "--out") out_dir = value();
+    else if (a == "--isolate") isolate = true;
     else if (a == "--timeout") timeout_s = std::max(1, std::atoi(value().c_str()));
     else if (a == "--env") {
       const std::string v = value();
@@ -210,7 +286,7 @@ int conform_main(const std::vector<std::string>& args) {
       columns.push_back(std::move(c));
     } else {
       std::fprintf(stderr, "rocref conform: running %s%s ...\n", s.target.c_str(), s.model ? " on the model" : "");
-      columns.push_back(run_column(s, dir, filter, timeout_s));
+      columns.push_back(isolate ? run_column_isolated(s, dir, filter, timeout_s) : run_column(s, dir, filter, timeout_s));
     }
   }
   const Matrix m = build_matrix(columns, expected);

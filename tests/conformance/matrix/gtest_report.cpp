@@ -74,6 +74,29 @@ std::optional<Outcome> outcome_from_name(std::string_view n) noexcept {
   return std::nullopt;
 }
 
+std::vector<std::string> parse_gtest_list(std::string_view text) {
+  std::vector<std::string> tests;
+  std::string suite;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string line(text.substr(pos, end - pos));
+    pos = end + 1;
+    if (const size_t hash = line.find('#'); hash != std::string::npos) line.resize(hash);  // parameter comments
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
+    if (line.empty()) continue;
+    if (line[0] != ' ' && line.back() == '.' && line.find(' ') == std::string::npos) {
+      suite = line;
+    } else if (line.rfind("  ", 0) == 0 && !suite.empty() && line.find(' ', 2) == std::string::npos) {
+      tests.push_back(suite + line.substr(2));
+    } else {
+      suite.clear();  // "Running main() from ..." and other noise
+    }
+  }
+  return tests;
+}
+
 std::optional<std::vector<TestResult>> parse_gtest_xml(std::string_view xml, std::string* error) {
   if (xml.find("<testsuites") == std::string_view::npos) {
     if (error) *error = "not a GoogleTest XML report (no <testsuites>)";

@@ -24,6 +24,9 @@ struct TestResult {
   std::string full_name() const { return suite + "." + name; }
 };
 
+// Full names (Suite.Name) from `--gtest_list_tests` output; other lines are ignored.
+std::vector<std::string> parse_gtest_list(std::string_view text);
+
 // nullopt (and *error) on text that is not a GoogleTest report.
 std::optional<std::vector<TestResult>> parse_gtest_xml(std::string_view xml, std::string* error);
 

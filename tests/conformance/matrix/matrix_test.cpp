@@ -43,6 +43,19 @@ TEST(ConformReport, CONF_RUN_1_RejectsTextThatIsNotAReport) {
   EXPECT_FALSE(parse_gtest_xml("<testsuites><testcase name=\"a\" classname=\"b\">", &err));
 }
 
+TEST(ConformReport, CONF_RUN_2_ListedTestsAreParsedIntoFullNames) {
+  const char* listing =
+      "Running main() from ./googletest/src/gtest_main.cc\n"
+      "HsaAgent.\n"
+      "  HSA_AGENT_1_GpuAgentAttributes\n"
+      "  HSA_AGENT_2_Bad\n"
+      "Param/Suite.\n"
+      "  Case/0  # GetParam() = 4\n";
+  EXPECT_EQ(parse_gtest_list(listing), (std::vector<std::string>{"HsaAgent.HSA_AGENT_1_GpuAgentAttributes",
+                                                                  "HsaAgent.HSA_AGENT_2_Bad", "Param/Suite.Case/0"}));
+  EXPECT_TRUE(parse_gtest_list("amdgpu_device_initialize: failed\n  not a test\n").empty());
+}
+
 TEST(ConformMatrix, CONF_ROW_1_TestsAreGroupedByTheClauseTheirNameCarries) {
   EXPECT_EQ(clauses_of("AQL_PUB_1_ProcessorNeverSeesStaleBody"), std::vector<std::string>{"AQL-PUB-1"});
   EXPECT_EQ(clauses_of("Mutant_SDMA_PKT_1_Caught"), std::vector<std::string>{"SDMA-PKT-1"});
