@@ -6,6 +6,7 @@
 // driver's handler processes them afterwards (KFD-IRQ-1).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <vector>
@@ -26,17 +27,22 @@ class InterruptRing {
   void push(const IhEntry& e) {
     std::lock_guard<std::mutex> lock(mu_);
     entries_.push_back(e);
+    pending_.store(true, std::memory_order_release);
   }
+  // Lets the engine thread skip the driver's lock after a slice that raised nothing.
+  bool pending() const noexcept { return pending_.load(std::memory_order_acquire); }
   std::vector<IhEntry> drain() {
     std::lock_guard<std::mutex> lock(mu_);
     std::vector<IhEntry> out;
     out.swap(entries_);
+    pending_.store(false, std::memory_order_release);
     return out;
   }
 
  private:
   std::mutex mu_;
   std::vector<IhEntry> entries_;
+  std::atomic<bool> pending_{false};
 };
 
 }  // namespace rocref::kfd

@@ -23,6 +23,7 @@ void DeviceState::release_process_locked(Process& p) {
 }
 
 void DeviceState::drain_interrupts() {
+  if (!ih.pending()) return;
   std::lock_guard<std::mutex> lock(mu);
   drain_interrupts_locked();
 }
