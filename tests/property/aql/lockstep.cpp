@@ -14,7 +14,7 @@ namespace {
 using model::Action;
 using model::Actor;
 
-std::string hex(uint64_t v) {
+std::string num(uint64_t v) {
   std::ostringstream out;
   out << v;
   return out.str();
@@ -91,7 +91,7 @@ class Runner {
 
  private:
   void fail(const std::string& what) {
-    trace_.failures.push_back(what + " [after " + hex(trace_.steps.size()) + " steps: " +
+    trace_.failures.push_back(what + " [after " + num(trace_.steps.size()) + " steps: " +
                               (trace_.steps.empty() ? std::string("-") : model::describe(trace_.steps.back())) + "; " +
                               model::describe(c_, state_) + "]");
   }
@@ -108,14 +108,14 @@ class Runner {
       if (p.pc == model::ProducerPc::Reserved) {
         const bool model_room = model::is_enabled(c_, state_, model::Step{Actor::Producer, Action::CheckRoom, i});
         if (ring.has_room(p.id + s_, 1) != model_room) {
-          fail("AQL-IDX-2: has_room(" + hex(p.id) + ") is " + (model_room ? "false" : "true") + ", the model says " +
+          fail("AQL-IDX-2: has_room(" + num(p.id) + ") is " + (model_room ? "false" : "true") + ", the model says " +
                (model_room ? "room" : "full"));
         }
       }
       if (p.pc == model::ProducerPc::Idle && c_.reservation == model::Reservation::Cas) {
         const bool model_room = model::is_enabled(c_, state_, model::Step{Actor::Producer, Action::Reserve, i});
         if (ring.has_room(state_.write_index + s_, 1) != model_room) {
-          fail("AQL-IDX-3: CAS room check disagrees with the model at write " + hex(state_.write_index));
+          fail("AQL-IDX-3: CAS room check disagrees with the model at write " + num(state_.write_index));
         }
       }
     }
@@ -126,11 +126,11 @@ class Runner {
     const bool busy = world_.processor().in_flight() != 0;
     const gpu::ProcessorStep r = world_.processor().step_fetch();
     if (r.action == gpu::ProcessorAction::Launch && aql::header_type(header_before) == HSA_PACKET_TYPE_INVALID) {
-      fail("AQL-INV-1: packet " + hex(r.packet_id - s_) + " launched from an INVALID header");
+      fail("AQL-INV-1: packet " + num(r.packet_id - s_) + " launched from an INVALID header");
     } else if (r.action == gpu::ProcessorAction::Launch && aql::header_barrier(header_before) && busy) {
-      fail("AQL-BAR-1: barrier packet " + hex(r.packet_id - s_) + " launched with packets in flight");
+      fail("AQL-BAR-1: barrier packet " + num(r.packet_id - s_) + " launched with packets in flight");
     } else if (r.action != gpu::ProcessorAction::None) {
-      fail("REFINE: processor acted (" + hex(static_cast<int>(r.action)) + " on " + hex(r.packet_id - s_) +
+      fail("REFINE: processor acted (" + num(static_cast<int>(r.action)) + " on " + num(r.packet_id - s_) +
            ") where the model allows it nothing");
     }
   }
@@ -150,7 +150,7 @@ class Runner {
             if (!got) return fail("AQL-IDX-3: CAS reservation failed where the model has room");
             real = *got;
           }
-          if (real != m + s_) fail("REFINE: reserved id " + hex(real - s_) + ", the model " + hex(m));
+          if (real != m + s_) fail("REFINE: reserved id " + num(real - s_) + ", the model " + num(m));
           break;
         }
         case Action::CheckRoom:
@@ -159,7 +159,7 @@ class Runner {
         case Action::WriteBody: {
           const uint64_t read = ring.load_read_index(MemoryOrder::Relaxed);
           if (aql::index_distance(read, m + s_) >= c_.ring_size) {
-            fail("AQL-IDX-4: producer writes packet " + hex(m) + " outside [read, read + size)");
+            fail("AQL-IDX-4: producer writes packet " + num(m) + " outside [read, read + size)");
           }
           const hsa_kernel_dispatch_packet_t packet = world_.dispatch(m, packet_has_barrier(c_, m), signal_.handle());
           ring.write_body(m + s_, &packet);
@@ -168,7 +168,7 @@ class Runner {
         case Action::Publish: {
           const uint64_t read = ring.load_read_index(MemoryOrder::Relaxed);
           if (aql::index_distance(read, m + s_) >= c_.ring_size) {
-            fail("AQL-IDX-4: producer publishes packet " + hex(m) + " outside [read, read + size)");
+            fail("AQL-IDX-4: producer publishes packet " + num(m) + " outside [read, read + size)");
           }
           const hsa_kernel_dispatch_packet_t packet = world_.dispatch(m, packet_has_barrier(c_, m), signal_.handle());
           ring.publish(m + s_, aql::make_header_setup(packet.header, packet.setup));
@@ -185,7 +185,7 @@ class Runner {
           const bool consumed = aql::index_distance(named, state_.launched) - 1 < (uint64_t{1} << 63);
           const model::Slot& slot = state_.slots[named & (c_.ring_size - 1)];
           const bool published = slot.header == model::SlotHeader::Published && slot.header_id == named;
-          if (!consumed && !published) fail("AQL-DB-3: doorbell names packet " + hex(named) + ", which is not published");
+          if (!consumed && !published) fail("AQL-DB-3: doorbell names packet " + num(named) + ", which is not published");
           break;
         }
         default:
@@ -199,17 +199,17 @@ class Runner {
       const std::vector<uint64_t> in_flight_before = world_.processor().in_flight_ids();
       const gpu::ProcessorStep r = world_.processor().step_fetch();
       if (r.action != real_action(st.action)) {
-        return fail("REFINE: processor did action " + hex(static_cast<int>(r.action)) + ", the model " +
+        return fail("REFINE: processor did action " + num(static_cast<int>(r.action)) + ", the model " +
                     model::describe(st));
       }
       if (st.action == Action::Launch) {
         trace_.launches.push_back(r.packet_id);
-        if (r.packet_id != read) fail("AQL-RET-2: launched " + hex(r.packet_id - s_) + " at read " + hex(read - s_));
+        if (r.packet_id != read) fail("AQL-RET-2: launched " + num(r.packet_id - s_) + " at read " + num(read - s_));
         if (aql::header_type(header_before) == HSA_PACKET_TYPE_INVALID) {
-          fail("AQL-INV-1: packet " + hex(read - s_) + " launched from an INVALID header");
+          fail("AQL-INV-1: packet " + num(read - s_) + " launched from an INVALID header");
         }
         if (aql::header_barrier(header_before) && !in_flight_before.empty()) {
-          fail("AQL-BAR-1: barrier packet " + hex(read - s_) + " launched with " + hex(in_flight_before.size()) +
+          fail("AQL-BAR-1: barrier packet " + num(read - s_) + " launched with " + num(in_flight_before.size()) +
                " packets in flight");
         }
       }
@@ -220,15 +220,15 @@ class Runner {
     const size_t logged = world_.kernel_log().size();
     const gpu::ProcessorStep r = world_.processor().step_complete(st.index);
     if (r.action != gpu::ProcessorAction::Complete || r.packet_id != m + s_) {
-      return fail("REFINE: completing in-flight #" + hex(st.index) + " (packet " + hex(m) + ") did action " +
-                  hex(static_cast<int>(r.action)) + " on " + hex(r.packet_id - s_));
+      return fail("REFINE: completing in-flight #" + num(st.index) + " (packet " + num(m) + ") did action " +
+                  num(static_cast<int>(r.action)) + " on " + num(r.packet_id - s_));
     }
     trace_.completions.push_back(m);
     if (world_.kernel_log().size() != logged + 1) {
-      fail("AQL-RET-2: packet " + hex(m) + " completed after " + hex(world_.kernel_log().size() - logged) +
+      fail("AQL-RET-2: packet " + num(m) + " completed after " + num(world_.kernel_log().size() - logged) +
            " kernel runs");
     } else if (world_.kernel_log().back() != m) {
-      fail("AQL-PUB-3: packet " + hex(m) + " ran the body of packet " + hex(world_.kernel_log().back()));
+      fail("AQL-PUB-3: packet " + num(m) + " ran the body of packet " + num(world_.kernel_log().back()));
     }
   }
 
@@ -237,29 +237,29 @@ class Runner {
     aql::QueueRing ring = world_.ring();
     const uint64_t write = ring.load_write_index(MemoryOrder::Relaxed);
     const uint64_t read = ring.load_read_index(MemoryOrder::Relaxed);
-    if (write != state_.write_index + s_) fail("REFINE: write index " + hex(write - s_));
-    if (read != state_.read_index + s_) fail("REFINE: read index " + hex(read - s_));
+    if (write != state_.write_index + s_) fail("REFINE: write index " + num(write - s_));
+    if (read != state_.read_index + s_) fail("REFINE: read index " + num(read - s_));
     trace_.max_write_lead = std::max(trace_.max_write_lead, aql::index_distance(read, write));
     if (c_.reservation == model::Reservation::Cas && aql::index_distance(read, write) > c_.ring_size) {
-      fail("AQL-IDX-3: write " + hex(write - s_) + " is more than a ring past read " + hex(read - s_));
+      fail("AQL-IDX-3: write " + num(write - s_) + " is more than a ring past read " + num(read - s_));
     }
     const uint64_t bell = ring.load_doorbell();
-    if (state_.doorbell_rung ? bell != state_.doorbell + s_ : bell != s_ - 1) fail("REFINE: doorbell " + hex(bell - s_));
+    if (state_.doorbell_rung ? bell != state_.doorbell + s_ : bell != s_ - 1) fail("REFINE: doorbell " + num(bell - s_));
     for (uint32_t i = 0; i < c_.ring_size; ++i) {
       const model::Slot& slot = state_.slots[i];
       const uint8_t* bytes = world_.queue().base() + i * aql::kPacketBytes;
       const uint32_t word = world_.queue().header_setup(i);
       if (slot.header == model::SlotHeader::Invalid) {
         if (aql::header_type(static_cast<uint16_t>(word)) != HSA_PACKET_TYPE_INVALID) {
-          fail("REFINE: slot " + hex(i) + " is not INVALID");
+          fail("REFINE: slot " + num(i) + " is not INVALID");
         }
       } else if (word != aql::make_header_setup(World::dispatch_header(slot.barrier), 1)) {
-        fail("REFINE: slot " + hex(i) + " header+setup differs from packet " + hex(slot.header_id));
+        fail("REFINE: slot " + num(i) + " header+setup differs from packet " + num(slot.header_id));
       }
       if (slot.has_body) {
         const hsa_kernel_dispatch_packet_t p = world_.dispatch(slot.body_id, false, signal_.handle());
         if (std::memcmp(bytes + 4, reinterpret_cast<const uint8_t*>(&p) + 4, aql::kPacketBytes - 4) != 0) {
-          fail("REFINE: slot " + hex(i) + " body is not packet " + hex(slot.body_id) + "'s");
+          fail("REFINE: slot " + num(i) + " body is not packet " + num(slot.body_id) + "'s");
         }
       }
     }
@@ -268,7 +268,7 @@ class Runner {
     if (world_.processor().in_flight_ids() != expected) fail("REFINE: in-flight packets differ");
     if (world_.processor().phase() != real_phase(state_.processor)) fail("REFINE: processor phase differs");
     if (signal_.value() != state_.signal) {
-      fail("AQL-SIG-2: completion signal " + hex(signal_.value()) + ", the sequential model " + hex(state_.signal));
+      fail("AQL-SIG-2: completion signal " + num(signal_.value()) + ", the sequential model " + num(state_.signal));
     }
   }
 
