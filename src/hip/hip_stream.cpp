@@ -58,7 +58,7 @@ hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int
   if (s == nullptr || event == nullptr || !rocref::hip::known_event(event)) {
     return result(hipErrorInvalidResourceHandle);
   }
-  if (!event->recorded) return hipSuccess;  // HIP-EVT-4: waiting on an unrecorded event is a no-op
+  if (!event->recorded) return hipSuccess;  // HIP-STR-4: waiting on an unrecorded event is no wait
   hipError_t error = hipSuccess;
   rocref::clr::VirtualGpu* gpu = rocref::hip::virtual_gpu(s, &error);
   if (gpu == nullptr) return result(error);
