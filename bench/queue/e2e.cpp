@@ -28,7 +28,7 @@ namespace rocref::bench {
 
 bool e2e_available() noexcept { return true; }
 
-E2eResult run_e2e(bool spinning, uint32_t samples) {
+E2eResult run_e2e(bool spinning, uint32_t samples, double max_seconds) {
   E2eResult result;
   AqlQueueMemory memory;
   gpu::FlatMemory flat;
@@ -65,7 +65,9 @@ E2eResult run_e2e(bool spinning, uint32_t samples) {
   pin_current_thread(nth_usable_cpu(1));
   result.latency_ns.reserve(samples);
   uint64_t sleeps_seen = scheduler.stats().sleeps;
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::duration<double>(max_seconds);
   for (uint32_t i = 0; i < samples && !failed.load(std::memory_order_relaxed); ++i) {
+    if (i >= 20 && std::chrono::steady_clock::now() > give_up) break;
     value.store(1, std::memory_order_relaxed);
     if (!spinning) {
       Backoff wait_asleep;
@@ -105,7 +107,7 @@ E2eResult run_e2e(bool spinning, uint32_t samples) {
 
 namespace rocref::bench {
 bool e2e_available() noexcept { return false; }
-E2eResult run_e2e(bool, uint32_t) { return E2eResult{{}, "the GPU model (rocref_gpu) is not built"}; }
+E2eResult run_e2e(bool, uint32_t, double) { return E2eResult{{}, "the GPU model (rocref_gpu) is not built"}; }
 }  // namespace rocref::bench
 
 #endif

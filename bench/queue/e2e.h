@@ -16,9 +16,11 @@ struct E2eResult {
 // False when the GPU model was not built into this program.
 bool e2e_available() noexcept;
 
-// `samples` barrier-AND packets (no dependencies, one completion signal), one
-// at a time, each waited for; the packet processor runs on the GPU model's
-// engine scheduler, spinning or sleeping between doorbells.
-E2eResult run_e2e(bool spinning, uint32_t samples);
+// Up to `samples` barrier-AND packets (no dependencies, one completion signal),
+// one at a time, each waited for, stopping early after `max_seconds` (a
+// spinning processor that shares its CPU waits out whole time slices); the
+// packet processor runs on the GPU model's engine scheduler, spinning or
+// sleeping between doorbells.
+E2eResult run_e2e(bool spinning, uint32_t samples, double max_seconds);
 
 }  // namespace rocref::bench

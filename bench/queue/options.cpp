@@ -37,7 +37,7 @@ void print_usage(const char* program) {
       "usage: %s [options]\n"
       "Benchmarks rocref's AQL submission core against DPDK rte_ring, Boost.Lockfree,\n"
       "moodycamel, atomic_queue, TBB, Concurrency Kit and ROCR's own path; writes\n"
-      "DIR/bench.json (Google Benchmark), DIR/throughput.svg and DIR/table.txt.\n\n"
+      "DIR/bench.json (Google Benchmark), DIR/throughput.svg and DIR/table.md.\n\n"
       "  --quick               shorter runs (0.02 s), instructions for rocref and rte_ring only\n"
       "  --out DIR             output folder (default bench-out)\n"
       "  --producers LIST      producer counts of the scaling sweep, e.g. 1,2,4,8,15\n"

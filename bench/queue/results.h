@@ -16,6 +16,7 @@ struct Series {
   std::string implementation;  // or the e2e mode
   uint32_t producers = 1;
   std::vector<double> mops;        // kept repetitions
+  std::vector<double> mops_any;    // every repetition, canary ignored (its last attempt)
   std::vector<double> p50_ns, p99_ns;  // e2e only
   std::vector<double> canary_ns;   // before and after, kept repetitions
   uint32_t discarded = 0;          // attempts thrown away for the canary
@@ -37,6 +38,9 @@ struct SuiteResults {
 
 // Markdown tables: 1P1C, 2 producers, scaling, end-to-end, targets.
 std::string format_table(const SuiteResults& results);
+// The statistics the table shows, as JSON: per series median, CV, kept and
+// discarded repetitions, ratios to rte_ring; instructions per pair.
+std::string format_summary_json(const SuiteResults& results);
 // Bars by implementation (1P1C, 2 producers) and lines by producer count.
 std::string format_svg(const SuiteResults& results);
 

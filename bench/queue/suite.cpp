@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 
@@ -49,17 +50,23 @@ class ProgressReporter : public benchmark::BenchmarkReporter {
     for (const Run& run : runs) {
       if (run.run_type != Run::RT_Iteration) continue;
       ++done_;
-      const std::string name = run.run_name.function_name;
+      // Each repetition is its own benchmark "<series>/rep:<n>" (see register_queue).
+      std::string name = run.run_name.function_name;
+      long long rep = 0;
+      if (const auto cut = name.rfind("/rep:"); cut != std::string::npos) {
+        rep = std::atoll(name.c_str() + cut + 5);
+        name.resize(cut);
+      }
       Series& s = results_->series[name];
       auto counter = [&](const char* key) {
         auto it = run.counters.find(key);
         return it == run.counters.end() ? 0.0 : static_cast<double>(it->second.value);
       };
       s.discarded += static_cast<uint32_t>(counter("discarded"));
+      if (s.scenario != "e2e") s.mops_any.push_back(counter("Mops"));
       if (run.error_occurred) {
         ++s.failed;
-        std::printf("[%3zu/%zu] %-44s rep %lld: %s\n", done_, expected_, name.c_str(),
-                    static_cast<long long>(run.repetition_index), run.error_message.c_str());
+        std::printf("[%3zu/%zu] %-44s rep %lld: %s\n", done_, expected_, name.c_str(), rep, run.error_message.c_str());
         std::fflush(stdout);
         continue;
       }
@@ -70,13 +77,12 @@ class ProgressReporter : public benchmark::BenchmarkReporter {
       if (s.scenario == "e2e") {
         s.p50_ns.push_back(counter("p50_ns"));
         s.p99_ns.push_back(counter("p99_ns"));
-        std::printf("[%3zu/%zu] %-44s rep %lld: median %.2f us, p99 %.2f us\n", done_, expected_, name.c_str(),
-                    static_cast<long long>(run.repetition_index), counter("p50_ns") / 1000, counter("p99_ns") / 1000);
+        std::printf("[%3zu/%zu] %-44s rep %lld: median %.2f us, p99 %.2f us\n", done_, expected_, name.c_str(), rep,
+                    counter("p50_ns") / 1000, counter("p99_ns") / 1000);
       } else {
         s.mops.push_back(counter("Mops"));
-        std::printf("[%3zu/%zu] %-44s rep %lld: %7.2f Mops/s  canary %.0f/%.0f ns%s\n", done_, expected_,
-                    name.c_str(), static_cast<long long>(run.repetition_index), counter("Mops"),
-                    counter("canary_before_ns"), counter("canary_after_ns"),
+        std::printf("[%3zu/%zu] %-44s rep %lld: %7.2f Mops/s  canary %.0f/%.0f ns%s\n", done_, expected_, name.c_str(),
+                    rep, counter("Mops"), counter("canary_before_ns"), counter("canary_after_ns"),
                     counter("order_errors") > 0 ? "  ORDER ERRORS" : "");
       }
       std::fflush(stdout);
@@ -118,6 +124,64 @@ void set_canary_counters(benchmark::State& state, const Measured& m) {
   state.counters["discarded"] = m.discarded;
 }
 
+// One repetition of a concurrent queue measurement, retried while the canary is over the limit.
+void queue_repetition(benchmark::State& state, const ImplInfo* info, uint32_t producers, const SuiteOptions* o) {
+  RunResult r;
+  Measured m;
+  for (auto _ : state) {
+    m = with_canary(*o, [&] { r = info->run(RunConfig{producers, o->seconds}); });
+    state.SetIterationTime(std::max(r.seconds, 1e-9));
+  }
+  set_canary_counters(state, m);
+  state.counters["Mops"] = r.seconds > 0 ? static_cast<double>(r.items) / r.seconds / 1e6 : 0;
+  state.counters["ns_per_op"] = r.items > 0 ? r.seconds * 1e9 / static_cast<double>(r.items) : 0;
+  state.counters["items"] = static_cast<double>(r.items);
+  state.counters["producers"] = producers;
+  state.counters["order_errors"] = static_cast<double>(r.order_errors);
+  state.counters["realtime"] = r.realtime ? 1 : 0;
+  if (!info->fifo_across_producers && producers > 1) state.SetLabel("not FIFO across producers");
+  if (!m.clean) state.SkipWithError("cache-line canary over the limit in every attempt");
+}
+
+// One repetition of the end-to-end latency measurement.
+void e2e_repetition(benchmark::State& state, bool spinning, uint32_t samples, const SuiteOptions* o) {
+  E2eResult r;
+  Measured m;
+  for (auto _ : state) {
+    m = with_canary(*o, [&] { r = run_e2e(spinning, samples, o->quick ? 0.2 : 0.5); });
+    double total = 0;
+    for (double ns : r.latency_ns) total += ns;
+    state.SetIterationTime(std::max(total * 1e-9, 1e-9));
+  }
+  // Every repetition sets the same counters, so the JSON rows line up.
+  set_canary_counters(state, m);
+  const bool measured = r.error.empty() && !r.latency_ns.empty();
+  state.counters["p50_ns"] = measured ? percentile(r.latency_ns, 50) : 0;
+  state.counters["p99_ns"] = measured ? percentile(r.latency_ns, 99) : 0;
+  state.counters["samples"] = static_cast<double>(r.latency_ns.size());
+  state.counters["realtime"] = r.realtime ? 1 : 0;
+  if (!r.error.empty()) {
+    state.SkipWithError(r.error.c_str());
+  } else if (!m.clean) {
+    state.SkipWithError("cache-line canary over the limit in every attempt");
+  }
+}
+
+// One benchmark per repetition, "<series>/rep:<n>": Google Benchmark then
+// shuffles every repetition of every benchmark together, and its own
+// aggregates (1.7.1 crashed computing them when the canary skipped
+// repetitions) are replaced by summary.json's.
+template <class Body, class... Args>
+void register_repetitions(const SuiteOptions& o, const std::string& series, benchmark::TimeUnit unit, Body body,
+                          Args... args) {
+  for (uint32_t rep = 0; rep < o.repetitions; ++rep) {
+    benchmark::RegisterBenchmark((series + "/rep:" + std::to_string(rep)).c_str(), body, args...)
+        ->Iterations(1)
+        ->UseManualTime()
+        ->Unit(unit);
+  }
+}
+
 void register_queue(const SuiteOptions& o, SuiteResults& results, const ImplInfo& impl, const std::string& scenario,
                     uint32_t producers) {
   std::string name = scenario + "/" + impl.name;
@@ -126,28 +190,7 @@ void register_queue(const SuiteOptions& o, SuiteResults& results, const ImplInfo
   s.scenario = scenario;
   s.implementation = impl.name;
   s.producers = producers;
-  const ImplInfo* info = &impl;
-  benchmark::RegisterBenchmark(name.c_str(), [info, producers, &o](benchmark::State& state) {
-    RunResult r;
-    Measured m;
-    for (auto _ : state) {
-      m = with_canary(o, [&] { r = info->run(RunConfig{producers, o.seconds}); });
-      state.SetIterationTime(std::max(r.seconds, 1e-9));
-    }
-    set_canary_counters(state, m);
-    state.counters["Mops"] = r.seconds > 0 ? static_cast<double>(r.items) / r.seconds / 1e6 : 0;
-    state.counters["ns_per_op"] = r.items > 0 ? r.seconds * 1e9 / static_cast<double>(r.items) : 0;
-    state.counters["items"] = static_cast<double>(r.items);
-    state.counters["producers"] = producers;
-    state.counters["order_errors"] = static_cast<double>(r.order_errors);
-    state.counters["realtime"] = r.realtime ? 1 : 0;
-    if (!info->fifo_across_producers && producers > 1) state.SetLabel("not FIFO across producers");
-    if (!m.clean) state.SkipWithError("cache-line canary over the limit in every attempt");
-  })
-      ->Iterations(1)
-      ->Repetitions(static_cast<int>(o.repetitions))
-      ->UseManualTime()
-      ->Unit(benchmark::kMillisecond);
+  register_repetitions(o, name, benchmark::kMillisecond, queue_repetition, &impl, producers, &o);
 }
 
 void register_e2e(const SuiteOptions& o, SuiteResults& results, bool spinning) {
@@ -157,30 +200,7 @@ void register_e2e(const SuiteOptions& o, SuiteResults& results, bool spinning) {
   s.scenario = "e2e";
   s.implementation = "processor " + mode;
   const uint32_t samples = spinning ? (o.quick ? 1000 : 5000) : (o.quick ? 300 : 1000);
-  benchmark::RegisterBenchmark(name.c_str(), [spinning, samples, &o](benchmark::State& state) {
-    E2eResult r;
-    Measured m;
-    for (auto _ : state) {
-      m = with_canary(o, [&] { r = run_e2e(spinning, samples); });
-      double total = 0;
-      for (double ns : r.latency_ns) total += ns;
-      state.SetIterationTime(std::max(total * 1e-9, 1e-9));
-    }
-    set_canary_counters(state, m);
-    if (!r.error.empty()) {
-      state.SkipWithError(r.error.c_str());
-      return;
-    }
-    state.counters["p50_ns"] = percentile(r.latency_ns, 50);
-    state.counters["p99_ns"] = percentile(r.latency_ns, 99);
-    state.counters["samples"] = static_cast<double>(r.latency_ns.size());
-    state.counters["realtime"] = r.realtime ? 1 : 0;
-    if (!m.clean) state.SkipWithError("cache-line canary over the limit in every attempt");
-  })
-      ->Iterations(1)
-      ->Repetitions(static_cast<int>(o.repetitions))
-      ->UseManualTime()
-      ->Unit(benchmark::kMicrosecond);
+  register_repetitions(o, name, benchmark::kMicrosecond, e2e_repetition, spinning, samples, &o);
 }
 
 bool selected(const SuiteOptions& o, const ImplInfo& impl) {
@@ -207,7 +227,8 @@ int run_suite(const SuiteOptions& options) {
   if (!o.check_baseline.empty()) return check_instructions(o);
   if (!o.only.empty() && o.only.front() == "--list") {
     for (const auto& impl : implementations()) {
-      std::printf("%-24s %s%s\n", impl.name.c_str(), impl.label.c_str(), impl.multi_producer ? " (multi-producer)" : "");
+      std::printf("%-24s %s%s\n", impl.name.c_str(), impl.label.c_str(),
+                  impl.multi_producer ? " (multi-producer)" : "");
     }
     return 0;
   }
@@ -232,11 +253,11 @@ int run_suite(const SuiteOptions& options) {
   results.repetitions = o.repetitions;
   results.producer_counts = o.producers;
   if (results.producer_counts.empty()) {
-    results.producer_counts = usable_cpus() >= 16 ? std::vector<uint32_t>{1, 2, 4, 8, 15}
-                                                  : std::vector<uint32_t>{1, 2, 4};
+    results.producer_counts =
+        usable_cpus() >= 16 ? std::vector<uint32_t>{1, 2, 4, 8, 15} : std::vector<uint32_t>{1, 2, 4};
   }
-  std::printf("rocref bench: %s; canary now %.1f ns (limit %.0f)\n", results.machine.c_str(),
-              cache_line_transfer_ns(), o.canary_limit_ns);
+  std::printf("rocref bench: %s; canary now %.1f ns (limit %.0f)\n", results.machine.c_str(), cache_line_transfer_ns(),
+              o.canary_limit_ns);
 
   if (o.instructions && !o.scaling_only) {
     std::printf("instructions per push+pop under callgrind (%llu pairs, single thread):\n",
@@ -308,8 +329,10 @@ int run_suite(const SuiteOptions& options) {
   const std::string table = format_table(results);
   std::printf("\n%s\n", table.c_str());
   bool ok = write_file(o.out_dir + "/table.md", table);
+  ok &= write_file(o.out_dir + "/summary.json", format_summary_json(results));
   ok &= write_file(o.out_dir + "/throughput.svg", format_svg(results));
-  std::printf("wrote %s, %s/table.md, %s/throughput.svg\n", json.c_str(), o.out_dir.c_str(), o.out_dir.c_str());
+  std::printf("wrote %s (every run), %s/summary.json (medians, CV), %s/table.md, %s/throughput.svg\n", json.c_str(),
+              o.out_dir.c_str(), o.out_dir.c_str(), o.out_dir.c_str());
   uint64_t order_errors = 0;
   for (const auto& [name, s] : results.series) order_errors += s.order_errors;
   if (order_errors) std::printf("FIFO violations seen: %llu\n", static_cast<unsigned long long>(order_errors));
