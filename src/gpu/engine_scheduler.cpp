@@ -113,9 +113,10 @@ void EngineScheduler::start() {
 }
 
 void EngineScheduler::stop() {
-  if (!thread_.joinable()) return;
   stop_.store(true, std::memory_order_relaxed);
-  if (thread_.get_id() == std::this_thread::get_id()) return;  // a thread cannot join itself
+  // From an engine's step: the loop ends after this round; a thread cannot join itself.
+  if (round_thread_.load(std::memory_order_relaxed) == std::this_thread::get_id()) return;
+  if (!thread_.joinable()) return;
   wake();
   thread_.join();
   unregister_doorbell_listener(&channel_);
