@@ -154,11 +154,11 @@ Check variant_check(const std::string& property, Variant v, bool mutant, Fn fn, 
 
 std::vector<Check> catalog(const VerifyOptions& opt) {
   std::vector<Check> checks;
-  const uint32_t small_depth = opt.depth.value_or(opt.quick ? 10 : 30);
+  const uint32_t small_depth = opt.depth.value_or(opt.quick ? 8 : 30);
   const uint32_t large_depth = opt.depth.value_or(opt.quick ? 8 : 30);
   // BMC stops deepening at its budget (the table shows the depth reached); induction then proves
   // the clauses for every depth. An explicit --depth lifts the budget.
-  const double budget = opt.depth ? 0 : opt.quick ? 10 : 30;
+  const double budget = opt.depth ? 0 : opt.quick ? 5 : 30;
   using R = model::Reservation;
   using D = model::DoorbellStore;
   std::vector<AqlSetup> safety;
@@ -185,7 +185,7 @@ std::vector<Check> catalog(const VerifyOptions& opt) {
   if (!opt.quick) checks.push_back(liveness_check(AqlSetup{3, 4, 2, 0, 0, R::Cas, D::Max}, false));
 
   if (opt.mutants) {
-    const uint32_t d = opt.quick ? 14 : 20;
+    const uint32_t d = opt.quick ? 18 : 20;  // the longest model mutant trace (non-atomic decrement) has 17 steps
     const AqlMutantCase cases[] = {
         {"skip_full_check", &model::AqlMutants::skip_full_check, model::Reservation::FetchAdd, {"AQL-IDX-4", "AQL-IDX-2"}},
         {"skip_full_check", &model::AqlMutants::skip_full_check, model::Reservation::Cas, {"AQL-IDX-3"}},
@@ -201,7 +201,7 @@ std::vector<Check> catalog(const VerifyOptions& opt) {
          {"AQL-SIG-2"}},
     };
     for (const AqlMutantCase& m : cases) checks.push_back(mutant_check(m, d));
-    checks.push_back(liveness_check(AqlSetup{1, 2, 3, opt.quick ? 10u : 12u, 0}, true));
+    checks.push_back(liveness_check(AqlSetup{1, 2, 3, opt.quick ? 18u : 20u, 0}, true));
   }
 
   using PV = PublicationVariant;
