@@ -114,51 +114,52 @@ hsa_status_t HSA_API hsa_amd_queue_cu_set_mask(const hsa_queue_t* queue, uint32_
 }
 
 // --- indices: every order hsa.h declares, legacy names included -------------------
+// HSA-QUEUE-3: they return no status, so a null queue reads 0 and stores nothing.
 uint64_t HSA_API hsa_queue_load_read_index_scacquire(const hsa_queue_t* queue) {
-  return ring(queue).load_read_index(MemoryOrder::Acquire);
+  return queue == nullptr ? 0 : ring(queue).load_read_index(MemoryOrder::Acquire);
 }
 uint64_t HSA_API hsa_queue_load_read_index_acquire(const hsa_queue_t* queue) {
-  return ring(queue).load_read_index(MemoryOrder::Acquire);
+  return queue == nullptr ? 0 : ring(queue).load_read_index(MemoryOrder::Acquire);
 }
 uint64_t HSA_API hsa_queue_load_read_index_relaxed(const hsa_queue_t* queue) {
-  return ring(queue).load_read_index(MemoryOrder::Relaxed);
+  return queue == nullptr ? 0 : ring(queue).load_read_index(MemoryOrder::Relaxed);
 }
 uint64_t HSA_API hsa_queue_load_write_index_scacquire(const hsa_queue_t* queue) {
-  return ring(queue).load_write_index(MemoryOrder::Acquire);
+  return queue == nullptr ? 0 : ring(queue).load_write_index(MemoryOrder::Acquire);
 }
 uint64_t HSA_API hsa_queue_load_write_index_acquire(const hsa_queue_t* queue) {
-  return ring(queue).load_write_index(MemoryOrder::Acquire);
+  return queue == nullptr ? 0 : ring(queue).load_write_index(MemoryOrder::Acquire);
 }
 uint64_t HSA_API hsa_queue_load_write_index_relaxed(const hsa_queue_t* queue) {
-  return ring(queue).load_write_index(MemoryOrder::Relaxed);
+  return queue == nullptr ? 0 : ring(queue).load_write_index(MemoryOrder::Relaxed);
 }
 void HSA_API hsa_queue_store_write_index_relaxed(const hsa_queue_t* queue, uint64_t value) {
-  ring(queue).store_write_index(value, MemoryOrder::Relaxed);
+  if (queue != nullptr) ring(queue).store_write_index(value, MemoryOrder::Relaxed);
 }
 void HSA_API hsa_queue_store_write_index_screlease(const hsa_queue_t* queue, uint64_t value) {
-  ring(queue).store_write_index(value, MemoryOrder::Release);
+  if (queue != nullptr) ring(queue).store_write_index(value, MemoryOrder::Release);
 }
 void HSA_API hsa_queue_store_write_index_release(const hsa_queue_t* queue, uint64_t value) {
-  ring(queue).store_write_index(value, MemoryOrder::Release);
+  if (queue != nullptr) ring(queue).store_write_index(value, MemoryOrder::Release);
 }
 void HSA_API hsa_queue_store_read_index_relaxed(const hsa_queue_t* queue, uint64_t value) {
-  ring(queue).store_read_index(value, MemoryOrder::Relaxed);
+  if (queue != nullptr) ring(queue).store_read_index(value, MemoryOrder::Relaxed);
 }
 void HSA_API hsa_queue_store_read_index_screlease(const hsa_queue_t* queue, uint64_t value) {
-  ring(queue).store_read_index(value, MemoryOrder::Release);
+  if (queue != nullptr) ring(queue).store_read_index(value, MemoryOrder::Release);
 }
 void HSA_API hsa_queue_store_read_index_release(const hsa_queue_t* queue, uint64_t value) {
-  ring(queue).store_read_index(value, MemoryOrder::Release);
+  if (queue != nullptr) ring(queue).store_read_index(value, MemoryOrder::Release);
 }
 
 #define ROCREF_QUEUE_ADD(suffix, order)                                                       \
   uint64_t HSA_API hsa_queue_add_write_index_##suffix(const hsa_queue_t* queue, uint64_t value) { \
-    return ring(queue).add_write_index(value, order);                                          \
+    return queue == nullptr ? 0 : ring(queue).add_write_index(value, order);                                          \
   }
 #define ROCREF_QUEUE_CAS(suffix, order)                                                            \
   uint64_t HSA_API hsa_queue_cas_write_index_##suffix(const hsa_queue_t* queue, uint64_t expected, \
                                                       uint64_t value) {                            \
-    return ring(queue).cas_write_index(expected, value, order);                                   \
+    return queue == nullptr ? 0 : ring(queue).cas_write_index(expected, value, order);                                   \
   }
 #define ROCREF_QUEUE_ALL(MACRO)             \
   MACRO(scacq_screl, MemoryOrder::AcqRel)   \

@@ -1,6 +1,7 @@
 // tests/unit/hsa/signal_object_test.cpp - the signal handle convention and the closed-runtime answers.
 #include "hsa/signal_object.h"
 
+#include <hsa/amd_hsa_queue.h>
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 
@@ -64,6 +65,25 @@ TEST(HsaClosedRuntime, HSA_INIT_3_StatusCallsBeforeInitReturnNotInitialized) {
   EXPECT_EQ(signal.handle, 0u);
   EXPECT_EQ(ptr, nullptr);
   EXPECT_EQ(queue, nullptr);
+}
+
+TEST(HsaClosedRuntime, HSA_QUEUE_3_IndexCallsOnANullQueueReadZeroAndStoreNothing) {
+  EXPECT_EQ(hsa_queue_load_write_index_relaxed(nullptr), 0u);
+  EXPECT_EQ(hsa_queue_load_read_index_scacquire(nullptr), 0u);
+  EXPECT_EQ(hsa_queue_add_write_index_scacq_screl(nullptr, 4), 0u);
+  EXPECT_EQ(hsa_queue_cas_write_index_relaxed(nullptr, 0, 1), 0u);
+  hsa_queue_store_write_index_screlease(nullptr, 9);
+  hsa_queue_store_read_index_relaxed(nullptr, 9);
+  // A real amd_queue_t: the same calls act on write_dispatch_id / read_dispatch_id.
+  alignas(64) amd_queue_t queue{};
+  hsa_queue_t* q = &queue.hsa_queue;
+  EXPECT_EQ(hsa_queue_add_write_index_relaxed(q, 3), 0u);
+  EXPECT_EQ(queue.write_dispatch_id, 3u);
+  EXPECT_EQ(hsa_queue_cas_write_index_scacq_screl(q, 3, 7), 3u);
+  EXPECT_EQ(hsa_queue_load_write_index_scacquire(q), 7u);
+  hsa_queue_store_read_index_screlease(q, 5);
+  EXPECT_EQ(queue.read_dispatch_id, 5u);
+  EXPECT_EQ(hsa_queue_load_read_index_relaxed(q), 5u);
 }
 
 }  // namespace
