@@ -18,6 +18,7 @@ struct Series {
   std::vector<double> mops;        // kept repetitions
   std::vector<double> mops_any;    // every repetition, canary ignored (its last attempt)
   std::vector<double> p50_ns, p99_ns;  // e2e only
+  std::vector<double> p50_any, p99_any;  // e2e, every repetition that measured, canary ignored
   std::vector<double> canary_ns;   // before and after, kept repetitions
   uint32_t discarded = 0;          // attempts thrown away for the canary
   uint32_t failed = 0;             // repetitions with no attempt under the canary limit

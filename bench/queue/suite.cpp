@@ -63,7 +63,6 @@ class ProgressReporter : public benchmark::BenchmarkReporter {
         return it == run.counters.end() ? 0.0 : static_cast<double>(it->second.value);
       };
       s.discarded += static_cast<uint32_t>(counter("discarded"));
-      if (s.scenario != "e2e") s.mops_any.push_back(counter("Mops"));
       if (run.error_occurred) {
         ++s.failed;
         std::printf("[%3zu/%zu] %-44s rep %lld: %s\n", done_, expected_, name.c_str(), rep, run.error_message.c_str());
@@ -125,7 +124,10 @@ void set_canary_counters(benchmark::State& state, const Measured& m) {
 }
 
 // One repetition of a concurrent queue measurement, retried while the canary is over the limit.
-void queue_repetition(benchmark::State& state, const ImplInfo* info, uint32_t producers, const SuiteOptions* o) {
+// Google Benchmark 1.7.1 drops the counters of a skipped run, so every
+// repetition's figure also goes straight into its series (`all runs`).
+void queue_repetition(benchmark::State& state, const ImplInfo* info, uint32_t producers, const SuiteOptions* o,
+                      Series* series) {
   RunResult r;
   Measured m;
   for (auto _ : state) {
@@ -134,6 +136,7 @@ void queue_repetition(benchmark::State& state, const ImplInfo* info, uint32_t pr
   }
   set_canary_counters(state, m);
   state.counters["Mops"] = r.seconds > 0 ? static_cast<double>(r.items) / r.seconds / 1e6 : 0;
+  series->mops_any.push_back(state.counters["Mops"].value);
   state.counters["ns_per_op"] = r.items > 0 ? r.seconds * 1e9 / static_cast<double>(r.items) : 0;
   state.counters["items"] = static_cast<double>(r.items);
   state.counters["producers"] = producers;
@@ -144,7 +147,8 @@ void queue_repetition(benchmark::State& state, const ImplInfo* info, uint32_t pr
 }
 
 // One repetition of the end-to-end latency measurement.
-void e2e_repetition(benchmark::State& state, bool spinning, uint32_t samples, const SuiteOptions* o) {
+void e2e_repetition(benchmark::State& state, bool spinning, uint32_t samples, const SuiteOptions* o,
+                    Series* series) {
   E2eResult r;
   Measured m;
   for (auto _ : state) {
@@ -158,6 +162,10 @@ void e2e_repetition(benchmark::State& state, bool spinning, uint32_t samples, co
   const bool measured = r.error.empty() && !r.latency_ns.empty();
   state.counters["p50_ns"] = measured ? percentile(r.latency_ns, 50) : 0;
   state.counters["p99_ns"] = measured ? percentile(r.latency_ns, 99) : 0;
+  if (measured) {
+    series->p50_any.push_back(state.counters["p50_ns"].value);
+    series->p99_any.push_back(state.counters["p99_ns"].value);
+  }
   state.counters["samples"] = static_cast<double>(r.latency_ns.size());
   state.counters["realtime"] = r.realtime ? 1 : 0;
   if (!r.error.empty()) {
@@ -190,7 +198,7 @@ void register_queue(const SuiteOptions& o, SuiteResults& results, const ImplInfo
   s.scenario = scenario;
   s.implementation = impl.name;
   s.producers = producers;
-  register_repetitions(o, name, benchmark::kMillisecond, queue_repetition, &impl, producers, &o);
+  register_repetitions(o, name, benchmark::kMillisecond, queue_repetition, &impl, producers, &o, &s);
 }
 
 void register_e2e(const SuiteOptions& o, SuiteResults& results, bool spinning) {
@@ -200,7 +208,7 @@ void register_e2e(const SuiteOptions& o, SuiteResults& results, bool spinning) {
   s.scenario = "e2e";
   s.implementation = "processor " + mode;
   const uint32_t samples = spinning ? (o.quick ? 1000 : 5000) : (o.quick ? 300 : 1000);
-  register_repetitions(o, name, benchmark::kMicrosecond, e2e_repetition, spinning, samples, &o);
+  register_repetitions(o, name, benchmark::kMicrosecond, e2e_repetition, spinning, samples, &o, &s);
 }
 
 bool selected(const SuiteOptions& o, const ImplInfo& impl) {
