@@ -51,13 +51,16 @@ HSAKMT_STATUS ensure_events_page_locked(Process& p, uint64_t* handle) {
 HSAKMT_STATUS wait(HsaEvent* Events[], HSAuint32 NumEvents, bool WaitOnAll, HSAuint32 Milliseconds,
                    uint64_t* event_age) {
   Process& p = process();
-  std::vector<kfd_event_data> data(NumEvents);
+  std::vector<kfd_event_data> data;
   int fd;
   Transport* transport;
   {
     std::lock_guard<std::mutex> lock(p.mutex);
     if (!p.is_open()) return HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED;
     if (!Events) return HSAKMT_STATUS_INVALID_HANDLE;
+    // More than the driver accepts (it answers ENOMEM) would only make a huge copy here.
+    if (NumEvents > uint64_t{kEventLimit} * 4) return HSAKMT_STATUS_INVALID_PARAMETER;
+    data.resize(NumEvents);
     for (HSAuint32 i = 0; i < NumEvents; ++i) {
       if (!Events[i] || !p.events.count(Events[i])) return HSAKMT_STATUS_INVALID_HANDLE;  // EVT-WAIT-2
       data[i].event_id = Events[i]->EventId;

@@ -177,8 +177,9 @@ GpuNode* scratch_owner(Process& p, const void* address) {
 HSAKMT_STATUS map_scratch_locked(Process& p, GpuNode& gpu, void* address, uint64_t size) {
   const auto a = reinterpret_cast<uintptr_t>(address);
   const auto base = reinterpret_cast<uintptr_t>(gpu.scratch_base);
+  if ((a & (kPageSize - 1)) || size == 0 || size > gpu.scratch_size) return HSAKMT_STATUS_ERROR;
   size = align_up(size, kPageSize);
-  if ((a & (kPageSize - 1)) || size == 0 || a + size > base + gpu.scratch_size) return HSAKMT_STATUS_ERROR;
+  if (a + size > base + gpu.scratch_size) return HSAKMT_STATUS_ERROR;
   if (gpu.scratch_objects.count(a)) return HSAKMT_STATUS_ERROR;
   uint64_t offset = 0, handle = 0;
   const uint32_t ioc = KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
@@ -238,6 +239,7 @@ void free_scratch_locked(Process& p, GpuNode& gpu) {
 }
 
 void* reserve_va(uint64_t size, uint64_t align) {
+  if (size == 0 || size > kMaxUserVa) return nullptr;  // no user VA that large: also keeps the padding from wrapping
   while (align < kMaxVaAlign && size >= (align << 1)) align <<= 1;
   const uint64_t padded = size + align - kPageSize;
   void* raw = ::mmap(nullptr, padded, PROT_NONE, MAP_ANONYMOUS | MAP_NORESERVE | MAP_PRIVATE, -1, 0);
@@ -307,6 +309,8 @@ HSAKMT_STATUS map_mmio_page_locked(Process& p, GpuNode& gpu) {
 
 HSAKMT_STATUS register_locked(Process& p, void* address, uint64_t size, std::vector<uint32_t> gpu_ids,
                               bool coarse_grain) {
+  const uint64_t addr = reinterpret_cast<uintptr_t>(address);
+  if (size > kMaxUserVa || addr > kMaxUserVa - size) return HSAKMT_STATUS_INVALID_PARAMETER;  // past user VA
   if (Allocation* a = p.find_allocation(address)) {
     // libhsakmt: registering again is allowed, changing the nodes is not.
     if (!a->registered_gpus.empty() && !gpu_ids.empty() && a->registered_gpus != gpu_ids)

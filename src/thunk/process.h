@@ -26,6 +26,7 @@ inline constexpr uint64_t kDoorbellPageBytes = 8192;  // 1024 doorbells of 8 byt
 inline constexpr uint32_t kEventLimit = KFD_SIGNAL_EVENT_LIMIT;  // 4096 slots of 8 bytes
 // GPU VA == CPU VA needs a GPUVM aperture reaching the top of the 47-bit user space.
 inline constexpr uint64_t kMmapApertureMinLimit = (uint64_t{1} << 47) - 1;
+inline constexpr uint64_t kMaxUserVa = uint64_t{1} << 47;  // x86-64 4-level user address space
 
 enum class MemKind { Vram, Gtt, Userptr, Doorbell, MmioRemap };
 

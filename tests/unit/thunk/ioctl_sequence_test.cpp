@@ -216,5 +216,32 @@ TEST_F(ThunkOnFake, EVT_WAIT_1_WaitErrorsMapToStatus) {
   EXPECT_EQ(hsaKmtDestroyEvent(e), HSAKMT_STATUS_SUCCESS);
 }
 
+// Sizes past the user address space are refused before any ioctl, and never wrap around.
+TEST_F(ThunkOnFake, MEM_ALLOC_3_AbsurdSizesChangeNothing) {
+  open_and_acquire();
+  const size_t allocs = fake_.allocs.size();
+  void* mem = nullptr;
+  EXPECT_EQ(hsaKmtAllocMemory(1, ~uint64_t{4095}, vram(), &mem), HSAKMT_STATUS_NO_MEMORY);
+  HsaMemFlags host{};
+  host.ui32.HostAccess = 1;
+  EXPECT_EQ(hsaKmtAllocMemory(0, ~uint64_t{4095}, host, &mem), HSAKMT_STATUS_ERROR);
+  EXPECT_EQ(mem, nullptr);
+  alignas(4096) static char user[4096];
+  EXPECT_EQ(hsaKmtRegisterMemory(user, ~uint64_t{0} - 100), HSAKMT_STATUS_INVALID_PARAMETER);
+  EXPECT_EQ(fake_.allocs.size(), allocs);
+}
+
+TEST_F(ThunkOnFake, EVT_WAIT_2_HugeEventCountIsRefusedBeforeCopying) {
+  open_and_acquire();
+  HsaEventDescriptor d{};
+  d.EventType = HSA_EVENTTYPE_SIGNAL;
+  HsaEvent* e = nullptr;
+  ASSERT_EQ(hsaKmtCreateEvent(&d, false, false, &e), HSAKMT_STATUS_SUCCESS);
+  HsaEvent* one[] = {e};
+  EXPECT_EQ(hsaKmtWaitOnMultipleEvents(one, 0xffffffffu, true, 0), HSAKMT_STATUS_INVALID_PARAMETER);
+  EXPECT_EQ(fake_.count(nr(AMDKFD_IOC_WAIT_EVENTS)), 0u);
+  EXPECT_EQ(hsaKmtDestroyEvent(e), HSAKMT_STATUS_SUCCESS);
+}
+
 }  // namespace
 }  // namespace rocref::thunk
