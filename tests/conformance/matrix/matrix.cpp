@@ -134,7 +134,7 @@ Matrix build_matrix(const std::vector<Column>& columns, const std::vector<Expect
       if (cell.deviation) {
         for (size_t e = 0; e < expected.size(); ++e) {
           const ExpectedDeviation& d = expected[e];
-          if ((d.implementation == "*" || d.implementation == columns[c].name) && glob_match(d.test_glob, test) &&
+          if (glob_match(d.implementation, columns[c].name) && glob_match(d.test_glob, test) &&
               (!d.outcome || *d.outcome == cell.outcome)) {
             cell.expected_line = d.line;
             used[e] = true;

@@ -22,7 +22,7 @@ struct Column {
 };
 
 struct ExpectedDeviation {
-  std::string implementation;        // a column name, or "*"
+  std::string implementation;        // a column name glob ("*", "rocr-*")
   std::string test_glob;             // Suite.Name with '*' wildcards
   std::optional<Outcome> outcome;    // nullopt: any outcome
   std::string clause;                // the spec clause concerned

@@ -106,6 +106,8 @@ TEST(ConformMatrix, CONF_DEV_1_ExplainedDifferencePassesAndIsShownWithItsReason)
 TEST(ConformMatrix, CONF_DEV_1_ARowForAnotherOutcomeOrImplementationDoesNotExplain) {
   const auto wrong_outcome = *parse_deviations("system\tS.B\tskip\tX-Y-1\tr\n", nullptr);
   EXPECT_EQ(build_matrix(two_columns(), wrong_outcome).unexpected.size(), 1u);
+  const auto any_sys = *parse_deviations("sys*\tS.B\tfail\tX-Y-1\tr\n", nullptr);
+  EXPECT_TRUE(build_matrix(two_columns(), any_sys).unexpected.empty()) << "implementation globs match column names";
   const auto wrong_impl = *parse_deviations("other\tS.*\tany\tX-Y-1\tr\n", nullptr);
   const Matrix m = build_matrix(two_columns(), wrong_impl);
   EXPECT_EQ(m.unexpected.size(), 1u);
