@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <map>
+#include <optional>
 
 #include "proofs/aql/aql_encoding.h"
 #include "proofs/aql/aql_invariants.h"
@@ -13,6 +15,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+// Process CPU seconds: the BMC budget counts our own work, not the time other processes take.
+double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
 bool any_mutant(const model::AqlMutants& m) {
   return m.skip_full_check || m.doorbell_before_header || m.doorbell_over_advance || m.header_reset_after_read_index ||
@@ -113,6 +117,7 @@ AqlRun check_aql(const model::AqlConfig& config, const std::vector<std::string>&
   bool gave_up = false;
   uint32_t reached = 0;
   const auto t0 = Clock::now();
+  const double cpu0 = cpu_seconds();
   // Clause conditions per step; the path has a stutter action, so a violation at any depth
   // <= d is found by one query over the d-step path.
   std::vector<std::map<std::string, z3::expr>> broken;
@@ -153,7 +158,7 @@ AqlRun check_aql(const model::AqlConfig& config, const std::vector<std::string>&
   // Depth by depth, so counterexamples are shortest; a depth found clean becomes a lemma
   // (no open clause broken at that step) for the deeper queries.
   for (uint32_t t = 0; t < options.depth && !gave_up; ++t) {
-    if (options.bmc_budget_s > 0 && since(t0) > options.bmc_budget_s) break;
+    if (options.bmc_budget_s > 0 && cpu_seconds() - cpu0 > options.bmc_budget_s) break;
     extend(enc, solver, path, "");
     broken.clear();
     for (size_t k = 0; k < t; ++k) broken.push_back({});
@@ -175,8 +180,6 @@ AqlRun check_aql(const model::AqlConfig& config, const std::vector<std::string>&
   // 1-induction: aux(s) and no clause broken in s, one step -> the same in s'.
   if (options.induction && !any_mutant(config.mutants) && !open.empty() && !gave_up) {
     const auto t1 = Clock::now();
-    z3::solver ind = make_solver(ctx);
-    configure(ctx, ind, options.timeout_ms);
     Path p;
     p.states.push_back(enc.fresh_state("i0."));
     auto good = [&](const SymState& s) {
@@ -190,28 +193,37 @@ AqlRun check_aql(const model::AqlConfig& config, const std::vector<std::string>&
     z3::solver base = make_solver(ctx);
     base.add(enc.initial(p.states[0], options.start) && !good(p.states[0]));
     const bool base_ok = base.check() == z3::unsat;
-    ind.add(good(p.states[0]));
-    extend(enc, ind, p, "i");
-    z3::expr bad = !good(p.states[1]);
-    for (const Clause& c : p.steps[0].violations) {
-      if (std::find(open.begin(), open.end(), c.id) != open.end()) bad = bad || c.broken;
+    // One query per action: each is far smaller than the whole transition relation.
+    z3::check_result r = base_ok ? z3::unsat : z3::sat;
+    uint32_t failing_choice = 0;
+    std::optional<z3::model> cti;
+    for (uint32_t c = 0; base_ok && c < enc.stutter_choice() && r == z3::unsat; ++c) {
+      const SymStep st = enc.apply(p.states[0], c);
+      z3::expr bad = !good(st.next);
+      for (const Clause& v : st.violations) {
+        if (std::find(open.begin(), open.end(), v.id) != open.end()) bad = bad || v.broken;
+      }
+      z3::solver q = make_solver(ctx);
+      configure(ctx, q, options.timeout_ms);
+      q.add(good(p.states[0]) && st.enabled && bad);
+      r = q.check();
+      if (r == z3::sat) {
+        failing_choice = c;
+        cti = q.get_model();
+        const SymState next = st.next;
+        for (const NamedFact& f : auxiliary_invariants(enc, next, options.start)) {
+          if (!cti->eval(f.holds, true).is_true()) run.induction_note += f.name + " ";
+        }
+        for (const Clause& v : st.violations) {
+          if (cti->eval(v.broken, true).is_true()) run.induction_note += v.id + " ";
+        }
+      }
     }
-    ind.add(bad);
-    const z3::check_result r = base_ok ? ind.check() : z3::sat;
     run.inductive = base_ok && r == z3::unsat;
     if (!base_ok) {
       run.induction_note = "initial state breaks the auxiliary invariants";
     } else if (r == z3::sat) {
-      const z3::model m = ind.get_model();
-      for (const NamedFact& f : auxiliary_invariants(enc, p.states[1], options.start)) {
-        if (!m.eval(f.holds, true).is_true()) run.induction_note += f.name + " ";
-      }
-      for (const Clause& c : p.steps[0].violations) {
-        if (m.eval(c.broken, true).is_true()) run.induction_note += c.id + " ";
-      }
-      if (auto step = enc.step_of(static_cast<uint32_t>(m.eval(p.choices[0], true).get_numeral_uint64()))) {
-        run.induction_note += "after " + model::describe(*step);
-      }
+      if (auto step = enc.step_of(failing_choice)) run.induction_note += "after " + model::describe(*step);
     } else if (r == z3::unknown) {
       run.induction_note = "solver gave up";
     }

@@ -25,7 +25,7 @@ struct AqlCheckOptions {
   uint64_t start = 0;       // every index starts here (2^64 - 3: the run wraps around)
   bool induction = true;    // try to prove the clauses that BMC did not break
   unsigned timeout_ms = 0;  // per solver call; 0: none
-  double bmc_budget_s = 0;  // stop deepening once BMC has used this long (0: no limit); reported depth is what was reached
+  double bmc_budget_s = 0;  // stop deepening once BMC has used this much CPU time (0: no limit); the depth reached is reported
   std::function<void(const std::string&)> progress;  // one line per depth or phase
 };
 
