@@ -2,10 +2,13 @@
 #include "preload/sysfs_mirror.h"
 
 #include <fcntl.h>
+#include <dirent.h>
 #include <ftw.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -74,13 +77,30 @@ __attribute__((destructor)) void remove_mirror() {
   }
 }
 
+// PRE-FS-1: a process that died without running destructors (an abort, SIGKILL) leaves its
+// mirror behind; the next process removes mirrors whose owner no longer exists.
+void sweep_stale_mirrors(const std::string& tmp) {
+  DIR* d = ::opendir(tmp.c_str());  // inside ModelScope: not redirected
+  if (d == nullptr) return;
+  while (dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (name.rfind("rocref-sysfs-", 0) != 0) continue;
+    const long pid = std::strtol(name.c_str() + 13, nullptr, 10);
+    if (pid <= 0 || ::kill(pid_t(pid), 0) == 0 || errno != ESRCH) continue;
+    ::nftw((tmp + "/" + name).c_str(), remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  }
+  ::closedir(d);
+}
+
 }  // namespace
 
 const std::string& mirror_root() {
   static const std::string* root = [] {
     ModelScope scope;
-    const char* tmp = std::getenv("TMPDIR");
-    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/rocref-sysfs-XXXXXX";
+    const char* env = std::getenv("TMPDIR");
+    const std::string tmp = env && *env ? env : "/tmp";
+    sweep_stale_mirrors(tmp);
+    std::string templ = tmp + "/rocref-sysfs-" + std::to_string(::getpid()) + "-XXXXXX";
     std::string dir;
     if (::mkdtemp(templ.data()) != nullptr) {
       dir = templ;
