@@ -125,6 +125,10 @@ WaitResult Signal::wait(hsa_signal_condition_t condition, int64_t compare, std::
 
 CompletionOutcome complete_signal(amd_signal_t* signal, MailboxTranslate translate, void* context) noexcept {
   CompletionOutcome outcome;
+  // Read the event fields before the decrement: a waiter that sees the new value
+  // may destroy the signal at once, so the signal must not be touched after it.
+  const uint64_t mailbox_va = std::atomic_ref<uint64_t>(signal->event_mailbox_ptr).load(std::memory_order_relaxed);
+  const uint32_t event_id = std::atomic_ref<uint32_t>(signal->event_id).load(std::memory_order_relaxed);
   std::atomic_ref<int64_t> value = value_of(signal);
   if (mutant_active(Mutant::NonAtomicSignalDecrement)) {
     // gem5's "HACK": a read, then a write; a concurrent update in between is lost.
@@ -137,9 +141,8 @@ CompletionOutcome complete_signal(amd_signal_t* signal, MailboxTranslate transla
   } else {
     outcome.value_after = value.fetch_sub(1, std::memory_order_acq_rel) - 1;
   }
-  const uint64_t mailbox_va = std::atomic_ref<uint64_t>(signal->event_mailbox_ptr).load(std::memory_order_relaxed);
   if (mailbox_va == 0) return outcome;
-  outcome.event_id = std::atomic_ref<uint32_t>(signal->event_id).load(std::memory_order_relaxed);
+  outcome.event_id = event_id;
   uint64_t* mailbox = translate != nullptr ? translate(mailbox_va, context) : nullptr;
   if (mailbox == nullptr) {
     outcome.mailbox_fault = true;
