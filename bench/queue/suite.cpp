@@ -341,10 +341,14 @@ int run_suite(const SuiteOptions& options) {
   ok &= write_file(o.out_dir + "/throughput.svg", format_svg(results));
   std::printf("wrote %s (every run), %s/summary.json (medians, CV), %s/table.md, %s/throughput.svg\n", json.c_str(),
               o.out_dir.c_str(), o.out_dir.c_str(), o.out_dir.c_str());
-  uint64_t order_errors = 0;
-  for (const auto& [name, s] : results.series) order_errors += s.order_errors;
-  if (order_errors) std::printf("FIFO violations seen: %llu\n", static_cast<unsigned long long>(order_errors));
-  return ok && order_errors == 0 ? 0 : 1;
+  // A peer's violation is a finding for the table; one of rocref's is a failure.
+  uint64_t ours = 0;
+  for (const auto& [name, s] : results.series) {
+    if (s.order_errors == 0) continue;
+    std::printf("FIFO violations in %s: %llu\n", name.c_str(), static_cast<unsigned long long>(s.order_errors));
+    if (s.implementation.rfind("rocref", 0) == 0) ours += s.order_errors;
+  }
+  return ok && ours == 0 ? 0 : 1;
 }
 
 }  // namespace rocref::bench
