@@ -16,6 +16,7 @@
 #include "common/model_clock.h"
 #include "common/mutant.h"
 #include "common/signal.h"
+#include "common/trace.h"
 #include "gpu/blit/foreign_kernel.h"
 #include "gpu/kernel_executor.h"
 #include "gpu/packet_checks.h"
@@ -44,6 +45,13 @@ enum class Kind : uint8_t {
   NoOp,           // mutant VendorTypeAcceptedAsValid: a type-0 slot taken as a packet
   ConsumedInvalid,  // mutant InvalidHeaderConsumed: an INVALID slot taken as a packet
 };
+
+const char* kind_name(Kind kind) {
+  static constexpr const char* kNames[] = {"KERNEL_DISPATCH", "BARRIER_AND", "BARRIER_OR", "BARRIER_VALUE",
+                                           "AGENT_DISPATCH",  "PM4_IB",      "ROCR_BLIT",  "VENDOR(0)",
+                                           "INVALID"};
+  return kNames[static_cast<int>(kind)];
+}
 
 bool blocks_launches(Kind kind) {
   // PRM 2.9.x: barrier packets hold back every later packet until they complete.
@@ -120,6 +128,7 @@ struct PacketProcessor::Impl {
       detail = QueueError{fault.status, id, fault.address, std::move(fault.what)};
       status.store(fault.status, std::memory_order_relaxed);
       error.store(true, std::memory_order_release);
+      ROCREF_TRACE_EVENT(trace::Layer::Gpu, "queue error", "packet " + std::to_string(id) + ": " + detail.what);
       if (binding.on_error) binding.on_error(fault.status, id);
     }
     return ProcessorStep{ProcessorAction::Error, id};
@@ -253,6 +262,8 @@ struct PacketProcessor::Impl {
     // AQL-FEN-1: launch ends with an acquire fence at the packet's acquire scope.
     if (aql::header_acquire_scope(header) != HSA_FENCE_SCOPE_NONE) fence(std::memory_order_acquire);
     f.launch_ns = model_clock_ns();
+    ROCREF_TRACE_EVENT(trace::Layer::Gpu, "packet processor: launch",
+                       std::string(kind_name(f.kind)) + " id=" + std::to_string(read) + " (header acquire-loaded)");
     in_flight.push_back(std::move(f));
     launching = read;
     phase = ProcessorPhase::Launched;
@@ -294,6 +305,8 @@ struct PacketProcessor::Impl {
         return ProcessorStep{ProcessorAction::ResetHeader, launching};
       case ProcessorPhase::HeaderReset:
         advance_read();
+        ROCREF_TRACE_EVENT(trace::Layer::Gpu, "header INVALID, read_index advanced",
+                           "read_index=" + std::to_string(launching + 1));
         phase = ProcessorPhase::Fetch;
         return ProcessorStep{ProcessorAction::AdvanceRead, launching};
       case ProcessorPhase::ReadAdvanced:
@@ -341,8 +354,13 @@ struct PacketProcessor::Impl {
         return sig::condition_holds(static_cast<hsa_signal_condition_t>(packet.cond), value & packet.mask,
                                     packet.value);
       }
-      case Kind::Kernel:
+      case Kind::Kernel: {
+        ROCREF_TRACE_SPAN(trace::Layer::Gpu, "dispatch: run the grid",
+                          "id=" + std::to_string(f.id) + " work-items=" +
+                              std::to_string(uint64_t{f.dispatch.grid_size_x} * f.dispatch.grid_size_y *
+                                             f.dispatch.grid_size_z));
         *fault = executor.run(f.dispatch, f.kernel);
+      }
         if (*fault) return std::nullopt;
         return true;
       case Kind::Pm4Ib: {
@@ -407,7 +425,10 @@ struct PacketProcessor::Impl {
     std::atomic_ref<uint64_t>(signal->end_ts).store(model_clock_ns(), std::memory_order_relaxed);
     // AQL-SIG-2, AQL-SIG-3: atomic decrement, then mailbox and interrupt.
     const sig::CompletionOutcome outcome = sig::complete_signal(signal, &translate_mailbox, binding.memory);
+    ROCREF_TRACE_EVENT(trace::Layer::Gpu, "completion: signal decremented",
+                       "id=" + std::to_string(id) + " value=" + std::to_string(outcome.value_after));
     if (outcome.interrupt) {
+      ROCREF_TRACE_EVENT(trace::Layer::Gpu, "interrupt", "event_id=" + std::to_string(outcome.event_id));
       interrupts.fetch_add(1, std::memory_order_relaxed);
       if (binding.on_interrupt) binding.on_interrupt(outcome.event_id);
     } else if (outcome.mailbox_fault) {
