@@ -227,6 +227,34 @@ TEST_F(AqlTest, KFD_Q_5_QueueInUnmappedMemoryFaultsWhenScheduled) {
   EXPECT_EQ(io(AMDKFD_IOC_DESTROY_QUEUE, &del), 0);
 }
 
+// The GPU used the buffer (its translation is cached); after UNMAP it must fault, not hit the TLB.
+TEST_F(AqlTest, KFD_MEM_6_UnmappedBufferFaultsOnTheNextGpuAccess) {
+  kfd_ioctl_create_event_args mem{};
+  ASSERT_EQ(create_event(proc, KFD_IOC_EVENT_MEMORY, false, &mem), 0);
+  auto buf = proc.buffer(KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE, kPage);
+  ASSERT_NE(buf.cpu, nullptr);
+  auto* signal = static_cast<amd_signal_t*>(buf.cpu);
+  signal->kind = AMD_SIGNAL_KIND_USER;
+  plain(signal->value) = 1;
+  AqlQueue q;
+  ASSERT_EQ(q.create(proc), 0);
+  q.submit_barrier(0, buf.va);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::atomic_ref<int64_t>(plain(signal->value)).load() != 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_EQ(std::atomic_ref<int64_t>(plain(signal->value)).load(), 0) << "the GPU completed through the mapping";
+  ASSERT_EQ(proc.unmap(buf.handle), 0);
+  plain(signal->value) = 1;
+  q.submit_barrier(1, buf.va);
+  std::vector<kfd_event_data> d(1);
+  d[0].event_id = mem.event_id;
+  uint32_t result = 0;
+  ASSERT_EQ(wait_events(proc, d, false, 10000, &result), 0);
+  EXPECT_EQ(result, uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  EXPECT_EQ(d[0].memory_exception_data.va, buf.va);
+  EXPECT_EQ(std::atomic_ref<int64_t>(plain(signal->value)).load(), 1) << "no write through a stale translation";
+}
+
 // ROCR's SDMA completion: FENCE writes the event id into the event slot, TRAP raises the interrupt.
 TEST_F(AqlTest, KFD_Q_6_SdmaQueueRunsFenceAndTrap) {
   auto mem = proc.userptr(4 * kPage);  // [0, 4K) ring, [4K) rptr, [4K + 64) wptr, [8K) fence target
