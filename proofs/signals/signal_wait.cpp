@@ -140,7 +140,7 @@ Verdict check_signal_wait(WaitVariant v, uint32_t waiters, uint32_t depth) {
   }
 
   Verdict verdict;
-  verdict.clause = cas ? "AQL-SIG-5" : "AQL-SIG-3";
+  verdict.clause = cas ? "AQL-SIG-5" : "AQL-SIG-4";
   verdict.depth = depth;
   solver.push();
   solver.add(z3::mk_or([&] { z3::expr_vector e(c); for (auto& b : bad_at) e.push_back(b); return e; }()));

@@ -5,7 +5,7 @@
 // when the age moved, consumes an auto-reset event that is already signaled,
 // or blocks. The setter stores the value, then SET_EVENT: age + 1, wakes every
 // blocked waiter, or leaves the event signaled when nobody waits.
-// AQL-SIG-3: no waiter sleeps forever after the value it waits for was stored
+// AQL-SIG-4 (waits): no waiter sleeps forever after the value it waits for was stored
 // (rocm-systems#10463: check-then-sleep without the age loses a wake-up).
 // AQL-SIG-5: a signal CAS whose compare fails changes nothing, wakes nobody
 // (ROCR-Runtime#317).

@@ -32,7 +32,7 @@ const std::map<std::string, std::string>& clause_names() {
       {"AQL-INV-2", "consumed only after its header is published"},
       {"AQL-PUB-3", "no stale body consumed"},
       {"AQL-BAR-1", "barrier bit: launch after earlier packets completed"},
-      {"AQL-RET-1", "exactly once, in order: no published header erased"},
+      {"AQL-RET-1", "header reset before read advance: none erased"},
       {"AQL-DB-1", "doorbell names only published packets"},
       {"AQL-DB-2", "doorbell monotonic"},
       {"AQL-DB-3", "doorbell not advanced past published packets"},
@@ -213,7 +213,7 @@ std::vector<Check> catalog(const VerifyOptions& opt) {
     checks.push_back(variant_check("weak-memory wake-up", v, false, check_wakeup, "AQL-DB-4"));
   }
   checks.push_back(variant_check("signal wait/wake", WaitVariant::EventAge, false,
-                                 [](WaitVariant v) { return check_signal_wait(v); }, "AQL-SIG-3"));
+                                 [](WaitVariant v) { return check_signal_wait(v); }, "AQL-SIG-4"));
   checks.push_back(variant_check("signal CAS", WaitVariant::CasFailureIsSilent, false,
                                  [](WaitVariant v) { return check_signal_wait(v); }, "AQL-SIG-5"));
   if (opt.mutants) {
@@ -226,7 +226,7 @@ std::vector<Check> catalog(const VerifyOptions& opt) {
     }
     for (WaitVariant v : {WaitVariant::NoAge, WaitVariant::AgeReadAfterCheck}) {
       checks.push_back(variant_check("signal wait/wake", v, true, [](WaitVariant w) { return check_signal_wait(w); },
-                                     "AQL-SIG-3"));
+                                     "AQL-SIG-4"));
     }
     checks.push_back(variant_check("signal CAS", WaitVariant::CasWakesOnFailure, true,
                                    [](WaitVariant v) { return check_signal_wait(v); }, "AQL-SIG-5"));

@@ -72,7 +72,7 @@ TEST(Verify, AQL_DB_4_LostWakeUpWithoutSeqCstFences) {
   EXPECT_EQ(check_wakeup(WakeVariant::SingleWordRmw).outcome, Outcome::Proved);
 }
 
-TEST(Verify, AQL_SIG_3_CheckThenSleepWithoutAgeLosesAWakeUp) {
+TEST(Verify, AQL_SIG_4_CheckThenSleepWithoutAgeLosesAWakeUp) {
   const Verdict v = check_signal_wait(WaitVariant::NoAge);
   ASSERT_EQ(v.outcome, Outcome::Counterexample);
   EXPECT_NE(v.trace.find("sleeps forever"), std::string::npos) << v.trace;
