@@ -122,34 +122,31 @@ hsa_status_t VirtualGpu::launch(const KernelDispatch& d) {
   return submit(&packet, "KERNEL_DISPATCH", Pending{signal, kernarg, true});
 }
 
+hsa_status_t VirtualGpu::launch_blit(uint64_t kernel_id, const char* name, const void* args, size_t args_size,
+                                     size_t bytes) {
+  // One work-item per kBlitChunkBytes of the range, up to 256 per work-group.
+  const auto items = static_cast<uint32_t>((bytes + kBlitChunkBytes - 1) / kBlitChunkBytes);
+  const uint32_t block = items < 256 ? items : 256;
+  KernelDispatch d;
+  d.kernel_id = kernel_id;
+  d.name = name;
+  d.block = {block, 1, 1};
+  d.grid_groups = {(items + block - 1) / block, 1, 1};
+  d.args = args;
+  d.args_size = args_size;
+  return launch(d);
+}
+
 hsa_status_t VirtualGpu::copy(void* dst, const void* src, size_t size) {
   if (size == 0) return HSA_STATUS_SUCCESS;
   const CopyArgs args{dst, src, size};
-  const auto items = static_cast<uint32_t>((size + kBlitChunkBytes - 1) / kBlitChunkBytes);
-  const uint32_t block = items < 256 ? items : 256;
-  KernelDispatch d;
-  d.kernel_id = copy_kernel_id();
-  d.name = "__rocref_blit_copy";
-  d.block = {block, 1, 1};
-  d.grid_groups = {(items + block - 1) / block, 1, 1};
-  d.args = &args;
-  d.args_size = sizeof args;
-  return launch(d);
+  return launch_blit(copy_kernel_id(), "__rocref_blit_copy", &args, sizeof args, size);
 }
 
 hsa_status_t VirtualGpu::fill(void* dst, uint32_t pattern, uint32_t pattern_bytes, size_t size) {
   if (size == 0) return HSA_STATUS_SUCCESS;
   const FillArgs args{dst, size, pattern, pattern_bytes};
-  const auto items = static_cast<uint32_t>((size + kBlitChunkBytes - 1) / kBlitChunkBytes);
-  const uint32_t block = items < 256 ? items : 256;
-  KernelDispatch d;
-  d.kernel_id = fill_kernel_id();
-  d.name = "__rocref_blit_fill";
-  d.block = {block, 1, 1};
-  d.grid_groups = {(items + block - 1) / block, 1, 1};
-  d.args = &args;
-  d.args_size = sizeof args;
-  return launch(d);
+  return launch_blit(fill_kernel_id(), "__rocref_blit_fill", &args, sizeof args, size);
 }
 
 hsa_status_t VirtualGpu::barrier_packet(hsa_signal_t dependency, hsa_signal_t completion, bool owns_completion) {

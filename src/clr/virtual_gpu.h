@@ -68,6 +68,7 @@ class VirtualGpu {
   };
   static void on_queue_error(hsa_status_t status, hsa_queue_t* queue, void* data);
   hsa_status_t submit(const void* packet, const char* what, Pending pending);
+  hsa_status_t launch_blit(uint64_t kernel_id, const char* name, const void* args, size_t args_size, size_t bytes);
   hsa_status_t barrier_packet(hsa_signal_t dependency, hsa_signal_t completion, bool owns_completion);
   void reclaim_completed_locked();
 
