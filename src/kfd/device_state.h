@@ -28,6 +28,11 @@ struct FdEntry {
 
 struct CpuMapping {
   size_t length = 0;
+  // KFD-DB-3: the doorbell page is handed out at the driver's own address (not a second
+  // mapping), so the engines and the producers use one address for the doorbell; the
+  // page then outlives the process until the last munmap.
+  std::shared_ptr<HostArena> shared_page;
+  int refs = 1;
 };
 
 struct DeviceState {

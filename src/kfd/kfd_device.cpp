@@ -70,7 +70,7 @@ int KfdDevice::open_kfd() {
   DeviceState& d = *impl_;
   if (!d.vram.ok() || !d.gtt.ok() || !d.mmio.ok()) return -ENOMEM;
   auto p = std::make_unique<Process>();
-  auto doorbells = std::make_unique<HostArena>("rocref-doorbells", kDoorbellProcessSlice);
+  auto doorbells = std::make_shared<HostArena>("rocref-doorbells", kDoorbellProcessSlice);
   if (!doorbells->ok()) return -ENOMEM;
   d.start_engines();
   std::lock_guard<std::mutex> lock(d.mu);
@@ -170,6 +170,14 @@ void* KfdDevice::mmap(void* addr, size_t length, int prot, int flags, int fd, of
       case kMmapTypeDoorbell:  // KFD-DB-1: the process's own doorbell page, 8 KiB exactly
         if (!gpu_ok) { err = -ENODEV; return nullptr; }
         if (length != kDoorbellProcessSlice) { err = -EINVAL; return nullptr; }
+        if (addr == nullptr && !(flags & MAP_FIXED)) {  // KFD-DB-3: the driver's own view
+          void* page = p.doorbells->at(0);
+          auto [m, fresh] = d.cpu_mappings.try_emplace(reinterpret_cast<uintptr_t>(page));
+          if (fresh) m->second = CpuMapping{length, p.doorbells, 1};
+          else ++m->second.refs;
+          err = 0;
+          return page;
+        }
         map_fd = p.doorbells->fd();
         break;
       case kMmapTypeEvents:
@@ -234,6 +242,10 @@ int KfdDevice::munmap(void* addr, size_t length) {
   std::lock_guard<std::mutex> lock(d.mu);
   auto it = d.cpu_mappings.find(reinterpret_cast<uintptr_t>(addr));
   if (it == d.cpu_mappings.end()) return -EINVAL;
+  if (it->second.shared_page) {  // the driver's own page: drop the reference, keep the mapping
+    if (--it->second.refs == 0) d.cpu_mappings.erase(it);
+    return 0;
+  }
   const size_t len = length ? length : it->second.length;
   if (::munmap(addr, len) != 0) return -errno;
   d.cpu_mappings.erase(it);

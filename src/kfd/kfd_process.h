@@ -90,7 +90,7 @@ struct Process {
   uint32_t vmid = 0;
   std::unique_ptr<gpu::vm::GpuVm> vm;
   int drm_fd = -1;  // render node bound by ACQUIRE_VM
-  std::unique_ptr<HostArena> doorbells;  // 8 KiB, 1024 x 64-bit
+  std::shared_ptr<HostArena> doorbells;  // 8 KiB, 1024 x 64-bit; user mappings keep it alive
   std::bitset<kDoorbellsPerProcess> doorbell_used;
   std::map<uint32_t, BufferObject> bos;  // idr -> buffer
   uint32_t next_idr = 1;

@@ -52,6 +52,19 @@ TEST_F(TwoProcesses, KFD_DB_2_DoorbellPagesAreSeparate) {
   kfdport::munmap(db, 8192);
 }
 
+TEST(KfdDoorbells, KFD_DB_3_DoorbellMappingOutlivesClose) {
+  KfdProcess p;
+  ASSERT_EQ(p.open(), 0);
+  const uint64_t off = kMmapDoorbell | (uint64_t{p.gpu_id} << kMmapGpuIdShift);
+  int err = 0;
+  auto* db = static_cast<uint64_t*>(kfdport::mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, p.fd, static_cast<off_t>(off), &err));
+  ASSERT_NE(db, nullptr) << err;
+  p.close();
+  db[5] = 42;  // the mapping holds the page, as a VMA holds it in the kernel
+  EXPECT_EQ(db[5], 42u);
+  EXPECT_EQ(kfdport::munmap(db, 8192), 0);
+}
+
 TEST_F(TwoProcesses, KFD_PROC_1_KFD_FAULT_1_OneProcessFaultIsNotTheOthers) {
   // A's VRAM, filled with a pattern; B's queue aims its completion signal at A's address.
   auto secret = a.buffer(kVram, kPage);
