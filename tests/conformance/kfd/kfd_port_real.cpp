@@ -1,5 +1,6 @@
 // tests/conformance/kfd/kfd_port_real.cpp - the port bound to a real /dev/kfd (system calls).
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -40,5 +41,17 @@ std::optional<std::string> read_sysfs(const std::string& path) {
   return ss.str();
 }
 bool is_model() { return false; }
+
+namespace {
+// Without a device there is nothing to conform: every test is skipped, none fails.
+class RealDeviceEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    if (::access("/dev/kfd", F_OK) != 0) GTEST_SKIP() << "no /dev/kfd on this machine";
+  }
+};
+[[maybe_unused]] ::testing::Environment* const kRealDevice =
+    ::testing::AddGlobalTestEnvironment(new RealDeviceEnvironment);
+}  // namespace
 
 }  // namespace kfdport
