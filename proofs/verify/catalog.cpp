@@ -289,6 +289,11 @@ int run_catalog(const VerifyOptions& options, std::ostream& progress, std::ostre
   }
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   out << std::string(163, '-') << "\n" << rows.size() << " rows, " << failures << " failing, " << total << " s\n";
+  if (options.traces) {
+    for (const Row& r : rows) {
+      if (!r.verdict.trace.empty()) out << "\n" << r.property << " / " << r.configuration << ":\n" << r.verdict.trace;
+    }
+  }
   if (failures) {
     out << "\nfailing rows:\n";
     for (const Row& r : rows) {

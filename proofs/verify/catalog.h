@@ -19,6 +19,7 @@ struct VerifyOptions {
   std::string property;               // run only checks whose property contains this text
   bool quick = false;                 // small configurations and depths (ctest)
   bool mutants = true;                // include the mutants that must fail
+  bool traces = false;                // print every counterexample's interleaving after the table
 };
 
 struct Row {

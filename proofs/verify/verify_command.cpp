@@ -11,14 +11,15 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: rocref verify [--quick] [--producers N] [--ring N] [--depth D] [--property TEXT] [--no-mutants] [--list]\n"
+    "usage: rocref verify [--quick] [--producers N] [--ring N] [--depth D] [--property TEXT] [--no-mutants] [--traces] [--list]\n"
     "  Runs the Z3 proofs of the queue protocol (BMC, k-induction, bounded liveness), the weak-memory\n"
     "  and signal checks, and every mutant that must fail. Prints property, configuration, result\n"
     "  (PROVED / BOUNDED to depth d / COUNTEREXAMPLE) and time. Exit status 1 if any proof fails or\n"
     "  any mutant is not caught, 2 on bad options.\n"
     "  --producers/--ring  one AQL configuration (1..3 producers, ring a power of two, 2..8)\n"
     "  --depth             BMC depth for the AQL configurations\n"
-    "  --property TEXT     only checks whose property or configuration contains TEXT\n";
+    "  --property TEXT     only checks whose property or configuration contains TEXT\n"
+    "  --traces            print every counterexample as a numbered interleaving\n";
 
 bool parse_number(const std::string& s, uint32_t& out) {
   char* end = nullptr;
@@ -44,6 +45,8 @@ int verify_main(const std::vector<std::string>& args) {
       o.quick = true;
     } else if (a == "--no-mutants") {
       o.mutants = false;
+    } else if (a == "--traces") {
+      o.traces = true;
     } else if (a == "--list") {
       list = true;
     } else if (a == "--producers" && value(n) && n >= 1 && n <= 3) {
