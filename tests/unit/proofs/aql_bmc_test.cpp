@@ -25,7 +25,7 @@ uint32_t env(const char* name, uint32_t fallback) {
 
 TEST(AqlBmc, CorrectProtocolHoldsAndIsInductive) {
   AqlCheckOptions o;
-  o.depth = env("ROCREF_PROOF_DEPTH", 12);
+  o.depth = env("ROCREF_PROOF_DEPTH", 10);
   o.progress = [](const std::string& s) { std::cerr << s << "\n"; };
   for (auto r : {model::Reservation::FetchAdd, model::Reservation::Cas}) {
     model::AqlConfig c = config(env("ROCREF_PROOF_P", 2), env("ROCREF_PROOF_R", 2), env("ROCREF_PROOF_PPP", 2));
