@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <vector>
 
+#include "common/trace.h"
 #include "hsa/agent.h"
 #include "hsa/blit_kernel.h"
 #include "hsa/memory_region.h"
@@ -41,6 +43,7 @@ hsa_status_t HSA_API hsa_memory_allocate(hsa_region_t region, size_t size, void*
 
 hsa_status_t HSA_API hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t memory_pool, size_t size, uint32_t flags,
                                                   void** ptr) {
+  ROCREF_TRACE_SPAN(rocref::trace::Layer::Hsa, "hsa_amd_memory_pool_allocate", "size=" + std::to_string(size));
   Runtime* rt = runtime();
   if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   MemoryRegion* object = rt->find_region(memory_pool.handle);

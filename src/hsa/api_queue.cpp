@@ -6,7 +6,10 @@
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 
+#include <string>
+
 #include "common/aql_ring.h"
+#include "common/trace.h"
 #include "hsa/agent.h"
 #include "hsa/api_rules.h"
 #include "hsa/aql_queue.h"
@@ -35,6 +38,7 @@ hsa_status_t HSA_API hsa_queue_create(hsa_agent_t agent, uint32_t size, hsa_queu
                                       void (*callback)(hsa_status_t status, hsa_queue_t* source, void* data),
                                       void* data, uint32_t private_segment_size, uint32_t group_segment_size,
                                       hsa_queue_t** queue) {
+  ROCREF_TRACE_SPAN(rocref::trace::Layer::Hsa, "hsa_queue_create", "size=" + std::to_string(size));
   (void)private_segment_size;  // hints; the model has no scratch or LDS limits to reserve
   (void)group_segment_size;
   Runtime* rt = runtime();

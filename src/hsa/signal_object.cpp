@@ -7,6 +7,7 @@
 #include <new>
 
 #include "common/engine_wake.h"
+#include "common/trace.h"
 #include "hsa/runtime.h"
 
 #if ROCREF_HSA_EVENT_AGE
@@ -60,6 +61,7 @@ void SignalObject::sleep_hook(amd_signal_t* signal, int64_t observed, std::chron
   const int64_t now = std::atomic_ref<int64_t>(const_cast<int64_t&>(signal->value)).load(std::memory_order_seq_cst);
   if (now == observed) {
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count();
+    ROCREF_TRACE_SPAN(rocref::trace::Layer::Hsa, "signal wait: sleep in the KFD", "");
     const uint32_t bounded = static_cast<uint32_t>(std::clamp<int64_t>(ms, 1, kMaxSleepMs));
 #if ROCREF_HSA_EVENT_AGE
     // HSA-SIG-4: the event age this thread last saw on this signal; the wait returns

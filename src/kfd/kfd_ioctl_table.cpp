@@ -19,6 +19,7 @@
 #include "kfd/device_state.h"
 #include "kfd/kfd_abi.h"
 #include "kfd/user_copy.h"
+#include "common/trace.h"
 
 namespace rocref::kfd {
 namespace {
@@ -97,6 +98,8 @@ int kfd_dispatch_ioctl(DeviceState& dev, Process& p, unsigned long request, void
     if (copy_from_user(kdata.data(), uarg, usize) != 0) return -EFAULT;
   }
   IoctlCall call{dev, p, kdata.data(), lock};
+  // "AMDKFD_IOC_ALLOC_MEMORY_OF_GPU" is traced as "ALLOC_MEMORY_OF_GPU".
+  ROCREF_TRACE_SPAN(trace::Layer::Kfd, std::string_view(desc.name).substr(11), "");
   int ret = desc.func(call);
   if (ioc_dir(cmd) & kIocRead) {
     if (copy_to_user(uarg, kdata.data(), usize) != 0) ret = -EFAULT;

@@ -10,6 +10,7 @@
 #include "thunk/api_guard.h"
 #include "thunk/hsakmt_ext.h"
 #include "thunk/memory.h"
+#include "common/trace.h"
 
 namespace rocref::thunk {
 namespace {
@@ -112,6 +113,7 @@ extern "C" {
 
 HSAKMT_STATUS HSAKMTAPI hsaKmtCreateEvent(HsaEventDescriptor* EventDesc, bool ManualReset, bool IsSignaled,
                                           HsaEvent** Event) {
+  ROCREF_TRACE_SPAN(rocref::trace::Layer::Thunk, "hsaKmtCreateEvent", "");
   ROCREF_THUNK_LOCK_OPEN(p);
   if (!EventDesc || !Event) return HSAKMT_STATUS_INVALID_PARAMETER;
   if (EventDesc->EventType >= HSA_EVENTTYPE_MAXID) return HSAKMT_STATUS_INVALID_PARAMETER;
@@ -190,6 +192,7 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtWaitOnEvent(HsaEvent* Event, HSAuint32 Millisecond
 }
 
 HSAKMT_STATUS HSAKMTAPI hsaKmtWaitOnEvent_Ext(HsaEvent* Event, HSAuint32 Milliseconds, uint64_t* event_age) {
+  ROCREF_TRACE_SPAN(rocref::trace::Layer::Thunk, "hsaKmtWaitOnEvent_Ext", "");
   if (!Event) return HSAKMT_STATUS_INVALID_HANDLE;
   return wait(&Event, 1, true, Milliseconds, event_age);
 }

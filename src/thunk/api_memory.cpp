@@ -5,6 +5,7 @@
 
 #include "thunk/api_guard.h"
 #include "thunk/memory.h"
+#include "common/trace.h"
 
 namespace rocref::thunk {
 namespace {
@@ -41,6 +42,7 @@ extern "C" {
 
 HSAKMT_STATUS HSAKMTAPI hsaKmtAllocMemory(HSAuint32 PreferredNode, HSAuint64 SizeInBytes, HsaMemFlags MemFlags,
                                           void** MemoryAddress) {
+  ROCREF_TRACE_SPAN(rocref::trace::Layer::Thunk, "hsaKmtAllocMemory", "");
   ROCREF_THUNK_LOCK_OPEN(p);
   const HSAKMT_STATUS st = validate_api_node(p, PreferredNode, nullptr);
   if (st != HSAKMT_STATUS_SUCCESS) return st;  // MEM-ALLOC-1
@@ -59,6 +61,7 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtAllocMemory(HSAuint32 PreferredNode, HSAuint64 Siz
 }
 
 HSAKMT_STATUS HSAKMTAPI hsaKmtFreeMemory(void* MemoryAddress, HSAuint64 SizeInBytes) {
+  ROCREF_TRACE_SPAN(rocref::trace::Layer::Thunk, "hsaKmtFreeMemory", "");
   (void)SizeInBytes;  // the buffer is found by address, as in libhsakmt
   ROCREF_THUNK_LOCK_OPEN(p);
   if (!MemoryAddress) return HSAKMT_STATUS_ERROR;
@@ -73,6 +76,7 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtFreeMemory(void* MemoryAddress, HSAuint64 SizeInBy
 }
 
 HSAKMT_STATUS HSAKMTAPI hsaKmtRegisterMemory(void* MemoryAddress, HSAuint64 MemorySizeInBytes) {
+  ROCREF_TRACE_SPAN(rocref::trace::Layer::Thunk, "hsaKmtRegisterMemory", "");
   ROCREF_THUNK_LOCK_OPEN(p);
   if (!MemoryAddress || !MemorySizeInBytes) return HSAKMT_STATUS_INVALID_PARAMETER;
   return register_locked(p, MemoryAddress, MemorySizeInBytes, {}, true);
@@ -100,6 +104,7 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtDeregisterMemory(void* MemoryAddress) {
 
 HSAKMT_STATUS HSAKMTAPI hsaKmtMapMemoryToGPU(void* MemoryAddress, HSAuint64 MemorySizeInBytes,
                                              HSAuint64* AlternateVAGPU) {
+  ROCREF_TRACE_SPAN(rocref::trace::Layer::Thunk, "hsaKmtMapMemoryToGPU", "");
   ROCREF_THUNK_LOCK_OPEN(p);
   if (!MemoryAddress) return HSAKMT_STATUS_ERROR;
   if (AlternateVAGPU) *AlternateVAGPU = 0;
@@ -116,6 +121,7 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtMapMemoryToGPU(void* MemoryAddress, HSAuint64 Memo
 HSAKMT_STATUS HSAKMTAPI hsaKmtMapMemoryToGPUNodes(void* MemoryAddress, HSAuint64 MemorySizeInBytes,
                                                   HSAuint64* AlternateVAGPU, HsaMemMapFlags MemMapFlags,
                                                   HSAuint64 NumberOfNodes, HSAuint32* NodeArray) {
+  ROCREF_TRACE_SPAN(rocref::trace::Layer::Thunk, "hsaKmtMapMemoryToGPUNodes", "");
   (void)MemMapFlags;
   ROCREF_THUNK_LOCK_OPEN(p);
   if (!MemoryAddress) return HSAKMT_STATUS_ERROR;

@@ -7,6 +7,7 @@
 #include "thunk/api_guard.h"
 #include "thunk/memory.h"
 #include "thunk/process.h"
+#include "common/trace.h"
 
 namespace rocref::thunk {
 namespace {
@@ -102,6 +103,7 @@ using rocref::thunk::Process;
 extern "C" {
 
 HSAKMT_STATUS HSAKMTAPI hsaKmtOpenKFD(void) {
+  ROCREF_TRACE_SPAN(rocref::trace::Layer::Thunk, "hsaKmtOpenKFD", "");
   Process& p = rocref::thunk::process();
   std::lock_guard<std::mutex> lock(p.mutex);
   if (p.open_count > 0) {  // OPEN-1: refcounted; later opens share the process

@@ -8,6 +8,7 @@
 
 #include "thunk/api_guard.h"
 #include "thunk/memory.h"
+#include "common/trace.h"
 
 namespace rocref::thunk {
 namespace {
@@ -95,6 +96,7 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtCreateQueue(HSAuint32 NodeId, HSA_QUEUE_TYPE Type,
                                           HSA_QUEUE_PRIORITY Priority, void* QueueAddress,
                                           HSAuint64 QueueSizeInBytes, HsaEvent* Event,
                                           HsaQueueResource* QueueResource) {
+  ROCREF_TRACE_SPAN(rocref::trace::Layer::Thunk, "hsaKmtCreateQueue", "");
   ROCREF_THUNK_LOCK_OPEN(p);
   if (!priority_valid(Priority)) return HSAKMT_STATUS_INVALID_PARAMETER;
   uint32_t gpu_id = 0;
@@ -201,6 +203,7 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtUpdateQueue(HSA_QUEUEID QueueId, HSAuint32 QueuePe
 }
 
 HSAKMT_STATUS HSAKMTAPI hsaKmtDestroyQueue(HSA_QUEUEID QueueId) {
+  ROCREF_TRACE_SPAN(rocref::trace::Layer::Thunk, "hsaKmtDestroyQueue", "");
   ROCREF_THUNK_LOCK_OPEN(p);
   if (!QueueId) return HSAKMT_STATUS_INVALID_PARAMETER;
   QueueRecord* q = find_queue(p, QueueId);

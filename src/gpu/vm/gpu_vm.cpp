@@ -2,8 +2,19 @@
 #include "gpu/vm/gpu_vm.h"
 
 #include <cerrno>
+#include <cstdio>
+#include <string>
 
+#include "common/trace.h"
 #include "gpu/vm/vm_mutant.h"
+
+namespace {
+std::string to_hex(uint64_t v) {
+  char text[24];
+  std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(v));
+  return text;
+}
+}  // namespace
 
 namespace rocref::gpu::vm {
 
@@ -12,6 +23,8 @@ GpuVm::GpuVm(uint32_t vmid, VmFaultHandler on_fault) : vmid_(vmid), on_fault_(st
 int GpuVm::map(uint64_t va, uint64_t host, uint64_t size, uint64_t flags) {
   if (size == 0 || size > kVaLimit) return -EINVAL;
   const uint64_t npages = (size + kPageSize - 1) >> kPageShift;
+  ROCREF_TRACE_EVENT(trace::Layer::Gpu, "GPUVM: page-table map",
+                     "va=0x" + to_hex(va) + " pages=" + std::to_string(npages));
   std::lock_guard<std::mutex> lock(mu_);
   return table_.map(va, host, npages, flags & ~kPteValid);
 }
@@ -19,6 +32,8 @@ int GpuVm::map(uint64_t va, uint64_t host, uint64_t size, uint64_t flags) {
 int GpuVm::unmap(uint64_t va, uint64_t size) {
   if (size == 0 || size > kVaLimit) return -EINVAL;
   const uint64_t npages = (size + kPageSize - 1) >> kPageShift;
+  ROCREF_TRACE_EVENT(trace::Layer::Gpu, "GPUVM: page-table unmap",
+                     "va=0x" + to_hex(va) + " pages=" + std::to_string(npages));
   std::lock_guard<std::mutex> lock(mu_);
   return table_.unmap(va, npages);
 }
