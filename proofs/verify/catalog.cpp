@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "proofs/aql/aql_check.h"
+#include "proofs/gpuvm/gpuvm_proofs.h"
 #include "proofs/memory/publication.h"
 #include "proofs/signals/signal_wait.h"
 
@@ -241,6 +242,21 @@ std::vector<Check> catalog(const VerifyOptions& opt) {
     }
     checks = std::move(kept);
   }
+  // GPUVM page tables (spec/gpuvm.md): each clause proved, each paired with its planted bug.
+  const bool quick = opt.quick;
+  const bool mutants = opt.mutants;
+  checks.push_back(Check{"gpuvm", "4-level tables, 9 bits a level, 4 KiB pages, TLB", [quick, mutants] {
+    std::vector<Row> rows;
+    for (const gpuvm::ProofResult& r : gpuvm::run_gpuvm_proofs(quick)) {
+      rows.push_back(Row{"gpuvm " + r.clause + ": " + r.name, "page tables", r.verdict, false, {}});
+      if (mutants) {
+        Verdict caught = r.mutant_verdict;
+        if (caught.clause.empty()) caught.clause = r.clause;
+        rows.push_back(Row{"gpuvm mutant: " + r.mutant, "page tables", caught, true, {r.clause}});
+      }
+    }
+    return rows;
+  }});
   return checks;
 }
 
