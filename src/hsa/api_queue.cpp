@@ -11,6 +11,7 @@
 #include "common/aql_ring.h"
 #include "common/trace.h"
 #include "hsa/agent.h"
+#include "hsa/api_orders.h"
 #include "hsa/api_rules.h"
 #include "hsa/aql_queue.h"
 #include "hsa/runtime.h"
@@ -165,16 +166,8 @@ void HSA_API hsa_queue_store_read_index_release(const hsa_queue_t* queue, uint64
                                                       uint64_t value) {                            \
     return queue == nullptr ? 0 : ring(queue).cas_write_index(expected, value, order);                                   \
   }
-#define ROCREF_QUEUE_ALL(MACRO)             \
-  MACRO(scacq_screl, MemoryOrder::AcqRel)   \
-  MACRO(acq_rel, MemoryOrder::AcqRel)       \
-  MACRO(scacquire, MemoryOrder::Acquire)    \
-  MACRO(acquire, MemoryOrder::Acquire)      \
-  MACRO(relaxed, MemoryOrder::Relaxed)      \
-  MACRO(screlease, MemoryOrder::Release)    \
-  MACRO(release, MemoryOrder::Release)
 
-ROCREF_QUEUE_ALL(ROCREF_QUEUE_ADD)
-ROCREF_QUEUE_ALL(ROCREF_QUEUE_CAS)
+ROCREF_HSA_RMW_ORDERS(ROCREF_QUEUE_ADD)
+ROCREF_HSA_RMW_ORDERS(ROCREF_QUEUE_CAS)
 
 }  // extern "C"

@@ -14,6 +14,7 @@
 #include "common/backoff.h"
 
 #include "hsa/agent.h"
+#include "hsa/api_orders.h"
 #include "hsa/api_rules.h"
 #include "hsa/async_handler.h"
 #include "hsa/runtime.h"
@@ -225,17 +226,9 @@ ROCREF_SIGNAL_VOID_OP_ALL(xor, bit_xor)
     SignalObject* s = value_signal(signal);                                                                    \
     return s == nullptr ? 0 : s->view().cas(expected, value, order);                                           \
   }
-#define ROCREF_SIGNAL_RETURNING_ALL(MACRO)    \
-  MACRO(scacq_screl, MemoryOrder::AcqRel)     \
-  MACRO(acq_rel, MemoryOrder::AcqRel)         \
-  MACRO(scacquire, MemoryOrder::Acquire)      \
-  MACRO(acquire, MemoryOrder::Acquire)        \
-  MACRO(relaxed, MemoryOrder::Relaxed)        \
-  MACRO(screlease, MemoryOrder::Release)      \
-  MACRO(release, MemoryOrder::Release)
 
-ROCREF_SIGNAL_RETURNING_ALL(ROCREF_SIGNAL_EXCHANGE)
-ROCREF_SIGNAL_RETURNING_ALL(ROCREF_SIGNAL_CAS)
+ROCREF_HSA_RMW_ORDERS(ROCREF_SIGNAL_EXCHANGE)
+ROCREF_HSA_RMW_ORDERS(ROCREF_SIGNAL_CAS)
 
 // --- waits ----------------------------------------------------------------------
 hsa_signal_value_t HSA_API hsa_signal_wait_scacquire(hsa_signal_t signal, hsa_signal_condition_t condition,
