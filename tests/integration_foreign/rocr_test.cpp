@@ -120,6 +120,28 @@ TEST_F(ForeignRocr, PRE_RUN_2_BarrierOrCompletesOnAnyDependency) {
   hsa_queue_destroy(q);
 }
 
+TEST_F(ForeignRocr, PRE_RUN_2_AgentDispatchRoundTripsThroughRealRocr) {
+  hsa_queue_t* q = nullptr;
+  ASSERT_EQ(hsa_queue_create(agents_.gpu, 64, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, 0, 0, &q), HSA_STATUS_SUCCESS);
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  const uint64_t id = hsa_queue_add_write_index_scacq_screl(q, 1);
+  auto* p = static_cast<hsa_agent_dispatch_packet_t*>(q->base_address) + (id & (q->size - 1));
+  std::memset(reinterpret_cast<char*>(p) + 4, 0, sizeof(*p) - 4);
+  p->arg[0] = 42;
+  p->completion_signal = done;
+  // Header and the 16-bit agent function type are published together (AQL-PUB-1).
+  const uint16_t header = uint16_t(HSA_PACKET_TYPE_AGENT_DISPATCH | (1u << HSA_PACKET_HEADER_BARRIER) |
+                                   (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_ACQUIRE_FENCE_SCOPE) |
+                                   (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_RELEASE_FENCE_SCOPE));
+  __atomic_store_n(reinterpret_cast<uint32_t*>(p), uint32_t(header) | (uint32_t{0x8000} << 16), __ATOMIC_RELEASE);
+  hsa_signal_store_screlease(q->doorbell_signal, int64_t(id));
+  EXPECT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 1, kTimeoutNs, HSA_WAIT_STATE_BLOCKED), 0);
+  EXPECT_GE(hsa_queue_load_read_index_scacquire(q), id + 1);
+  hsa_signal_destroy(done);
+  hsa_queue_destroy(q);
+}
+
 // covers: PRE-IO-2, BLIT-COPY-1
 TEST_F(ForeignRocr, PRE_RUN_3_MemoryCopyThroughBlitKernelsMovesCorrectData) {
   const size_t n = (1 << 20) + 13;  // odd size: CopyMisaligned tail phases too
