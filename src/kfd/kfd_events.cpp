@@ -36,7 +36,7 @@ int set_user_event_page(DeviceState& d, Process& p, uint64_t handle) {
   p.signal_slots = reinterpret_cast<uint64_t*>(it->second.host);
   p.signal_slot_count = std::min<uint64_t>(it->second.size / 8, KFD_SIGNAL_EVENT_LIMIT);
   p.signal_page_from_user = true;
-  for (uint64_t i = 0; i < p.signal_slot_count; ++i) p.signal_slots[i] = kUnsignaledEventSlot;
+  for (uint64_t i = 0; i < p.signal_slot_count; ++i) p.reset_slot(i);
   return 0;
 }
 
@@ -46,7 +46,7 @@ int ensure_own_event_page(Process& p) {
   if (!page->ok()) return -ENOMEM;
   p.signal_slots = reinterpret_cast<uint64_t*>(page->at(0));
   p.signal_slot_count = KFD_SIGNAL_EVENT_LIMIT;
-  for (uint64_t i = 0; i < p.signal_slot_count; ++i) p.signal_slots[i] = kUnsignaledEventSlot;
+  for (uint64_t i = 0; i < p.signal_slot_count; ++i) p.reset_slot(i);
   p.own_event_page = std::move(page);
   return 0;
 }
@@ -66,7 +66,7 @@ void DeviceState::destroy_event_locked(Process& p, uint32_t id) {
   if (it == p.events.end()) return;
   for (EventWaiter* w : it->second->waiters) w->event = nullptr;  // KFD-EVT-5: waiters fail
   if (is_signal_type(it->second->type) && p.signal_slots && id < p.signal_slot_count)
-    p.signal_slots[id] = kUnsignaledEventSlot;
+    p.reset_slot(id);
   p.events.erase(it);
   event_cv.notify_all();
 }
@@ -88,7 +88,7 @@ int kfd_ioctl_create_event(IoctlCall& c) {
     while (id < p.signal_slot_count && p.events.count(id)) ++id;
     if (id >= p.signal_slot_count) return -ENOSPC;
     ev->id = id;
-    p.signal_slots[id] = kUnsignaledEventSlot;
+    p.reset_slot(id);
     args->event_page_offset = kMmapTypeEvents;
     args->event_trigger_data = id;
     args->event_slot_index = id;

@@ -37,17 +37,15 @@ void DeviceState::drain_interrupts_locked() {
       // kfd_signal_event_interrupt: a known id whose slot the GPU wrote, else scan every slot.
       auto it = p->events.find(e.event_id);
       const bool direct = it != p->events.end() && p->signal_slots && e.event_id < p->signal_slot_count &&
-                          p->signal_slots[e.event_id] != kUnsignaledEventSlot;
+                          p->take_slot(e.event_id);
       if (direct) {
-        p->signal_slots[e.event_id] = kUnsignaledEventSlot;
         signal_event_locked(*p, *it->second);
         continue;
       }
       if (!p->signal_slots) continue;
       for (auto& [id, ev] : p->events) {
         if (ev->type != KFD_IOC_EVENT_SIGNAL || id >= p->signal_slot_count) continue;
-        if (p->signal_slots[id] == kUnsignaledEventSlot) continue;
-        p->signal_slots[id] = kUnsignaledEventSlot;
+        if (!p->take_slot(id)) continue;
         signal_event_locked(*p, *ev);
       }
     } else if (e.kind == IhEntry::Kind::VmFault) {

@@ -5,6 +5,8 @@
 // hardware-queue objects, which the scheduler also reads under its own lock.
 #pragma once
 
+#include <atomic>
+
 #include <linux/kfd_ioctl.h>
 
 #include <bitset>
@@ -97,6 +99,18 @@ struct Process {
   std::map<uint32_t, UserQueue> queues;
   std::map<uint32_t, std::unique_ptr<Event>> events;
   uint64_t* signal_slots = nullptr;  // event page (user's GTT buffer or the driver's own)
+  // The event page is shared with the GPU, which stores event ids into slots at any
+  // time (even into a slot just recycled for a new event: a spurious fire, which
+  // waiters tolerate by re-checking their signal). So the driver reads and resets
+  // slots atomically too, as amdkfd does with READ_ONCE/WRITE_ONCE.
+  void reset_slot(uint64_t id) const {
+    std::atomic_ref<uint64_t>(signal_slots[id]).store(kUnsignaledEventSlot, std::memory_order_relaxed);
+  }
+  // Resets the slot; true when the GPU had written it since the last reset.
+  bool take_slot(uint64_t id) const {
+    return std::atomic_ref<uint64_t>(signal_slots[id]).exchange(kUnsignaledEventSlot, std::memory_order_acquire) !=
+           kUnsignaledEventSlot;
+  }
   uint64_t signal_slot_count = 0;
   bool signal_page_from_user = false;
   std::unique_ptr<HostArena> own_event_page;
