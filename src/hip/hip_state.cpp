@@ -11,9 +11,34 @@ namespace {
 
 thread_local hipError_t t_last_error = hipSuccess;
 
-std::mutex g_mutex;
-std::set<ihipStream_t*> g_streams;
-std::set<ihipEvent_t*> g_events;
+// The live handles of one kind: an unknown or destroyed handle is not in the set.
+template <typename T>
+class HandleSet {
+ public:
+  bool insert(T* handle) {
+    std::lock_guard lock(mutex_);
+    return handles_.insert(handle).second;
+  }
+  bool erase(T* handle) {
+    std::lock_guard lock(mutex_);
+    return handles_.erase(handle) == 1;
+  }
+  bool contains(T* handle) const {
+    std::lock_guard lock(mutex_);
+    return handles_.count(handle) == 1;
+  }
+  std::vector<T*> snapshot() const {
+    std::lock_guard lock(mutex_);
+    return {handles_.begin(), handles_.end()};
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::set<T*> handles_;
+};
+
+HandleSet<ihipStream_t> g_streams;
+HandleSet<ihipEvent_t> g_events;
 
 ihipStream_t& default_stream() {
   static ihipStream_t* stream = new ihipStream_t();  // lives as long as the process
@@ -57,8 +82,7 @@ clr::Device* device(hipError_t* error) {
 
 ihipStream_t* resolve_stream(hipStream_t stream) {
   if (stream == nullptr) return &default_stream();
-  std::lock_guard lock(g_mutex);
-  return g_streams.count(stream) ? stream : nullptr;
+  return g_streams.contains(stream) ? stream : nullptr;
 }
 
 clr::VirtualGpu* virtual_gpu(ihipStream_t* stream, hipError_t* error) {
@@ -76,37 +100,15 @@ clr::VirtualGpu* virtual_gpu(ihipStream_t* stream, hipError_t* error) {
   return stream->gpu.get();
 }
 
-bool register_stream(ihipStream_t* stream) {
-  std::lock_guard lock(g_mutex);
-  return g_streams.insert(stream).second;
-}
-
-bool unregister_stream(ihipStream_t* stream) {
-  std::lock_guard lock(g_mutex);
-  return g_streams.erase(stream) == 1;
-}
-
-bool register_event(ihipEvent_t* event) {
-  std::lock_guard lock(g_mutex);
-  return g_events.insert(event).second;
-}
-
-bool unregister_event(ihipEvent_t* event) {
-  std::lock_guard lock(g_mutex);
-  return g_events.erase(event) == 1;
-}
-
-bool known_event(ihipEvent_t* event) {
-  std::lock_guard lock(g_mutex);
-  return g_events.count(event) == 1;
-}
+bool register_stream(ihipStream_t* stream) { return g_streams.insert(stream); }
+bool unregister_stream(ihipStream_t* stream) { return g_streams.erase(stream); }
+bool register_event(ihipEvent_t* event) { return g_events.insert(event); }
+bool unregister_event(ihipEvent_t* event) { return g_events.erase(event); }
+bool known_event(ihipEvent_t* event) { return g_events.contains(event); }
 
 hipError_t synchronize_all() {
-  std::vector<ihipStream_t*> streams{&default_stream()};
-  {
-    std::lock_guard lock(g_mutex);
-    streams.insert(streams.end(), g_streams.begin(), g_streams.end());
-  }
+  std::vector<ihipStream_t*> streams = g_streams.snapshot();
+  streams.insert(streams.begin(), &default_stream());
   hipError_t first = hipSuccess;
   for (ihipStream_t* s : streams) {
     std::lock_guard lock(s->mutex);
