@@ -3,6 +3,7 @@
 
 #include "common/mutant.h"
 #include "tests/unit/aql_fast/aql_fast_queue.h"
+#include "tests/unit/aql_ring/doorbell_trap.h"
 
 namespace rocref::aql::testing {
 namespace {
@@ -13,37 +14,45 @@ TEST(AqlFastMutant, AQL_IDX_2_SkipFullCheckIsCaught) {
   EXPECT_TRUE(submits_into_full_ring(8)) << "the full-ring check did not notice a producer writing into a full ring";
 }
 
+// AQL-DB-1 is about the instant of the doorbell store: trap each store and
+// look then at the header of the newest packet of the batch it announces.
+struct AtDoorbell {
+  FastQueue* queue = nullptr;
+  uint64_t newest = 0;
+  bool published = false;
+  static void check(void* context) {
+    auto* self = static_cast<AtDoorbell*>(context);
+    const uint16_t header = std::atomic_ref<uint16_t>(const_cast<uint16_t&>(self->queue->slot(self->newest).header))
+                                .load(std::memory_order_acquire);
+    self->published = header_type(header) != HSA_PACKET_TYPE_INVALID;
+  }
+};
+
+// Batches of 1, 3 and 8 packets; returns how many doorbell stores named an unpublished packet.
+uint32_t unpublished_doorbells() {
+  FastQueue q(64);
+  AtDoorbell seen{&q};
+  rocref::testing::DoorbellTrap trap(q, &AtDoorbell::check, &seen);
+  CachedProducer producer(&q.queue);
+  uint32_t bad = 0;
+  uint64_t next = 0;
+  for (uint32_t count : {1u, 3u, 8u}) {
+    std::vector<hsa_kernel_dispatch_packet_t> batch(count);
+    for (uint32_t i = 0; i < count; ++i) batch[i] = dispatch(0, next + i);
+    seen.newest = next + count - 1;
+    trap.arm();
+    producer.submit_batch(batch.data(), count);
+    bad += seen.published ? 0 : 1;
+    next += count;
+  }
+  EXPECT_EQ(trap.stores(), 3u);
+  return bad;
+}
+
 TEST(AqlFastMutant, AQL_DB_1_DoorbellBeforeHeaderIsCaught) {
-  // The doorbell must never name a packet whose header is still INVALID: watch
-  // it from the side while batches of 256 widen the window a planted bug opens.
-  auto doorbell_ahead_of_header = [] {
-    FastQueue q(1024);
-    std::atomic<bool> stop{false}, seen{false};
-    std::thread watcher([&] {
-      while (!stop.load()) {
-        const uint64_t bell = q.doorbell_value();
-        if (bell == 0) continue;
-        const uint16_t header =
-            std::atomic_ref<uint16_t>(const_cast<uint16_t&>(q.slot(bell).header)).load(std::memory_order_acquire);
-        if (header_type(header) == HSA_PACKET_TYPE_INVALID) seen.store(true);
-      }
-    });
-    CachedProducer producer(&q.queue);
-    std::vector<hsa_kernel_dispatch_packet_t> batch(256);
-    for (uint64_t b = 0; b < 4 && !seen.load(); ++b) {
-      for (uint64_t i = 0; i < batch.size(); ++i) batch[i] = dispatch(0, b * batch.size() + i);
-      producer.submit_batch(batch.data(), static_cast<uint32_t>(batch.size()));
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    stop.store(true);
-    watcher.join();
-    return seen.load();
-  };
-  EXPECT_FALSE(doorbell_ahead_of_header());
+  EXPECT_EQ(unpublished_doorbells(), 0u);
   ScopedMutant bug(Mutant::DoorbellBeforeHeader);
-  bool caught = false;
-  for (int attempt = 0; attempt < 20 && !caught; ++attempt) caught = doorbell_ahead_of_header();
-  EXPECT_TRUE(caught) << "a doorbell rung before the header went unnoticed";
+  EXPECT_EQ(unpublished_doorbells(), 3u) << "a doorbell rung before the header went unnoticed";
 }
 
 }  // namespace

@@ -27,7 +27,14 @@ struct FastQueue {
     invalidate_ring(ring.data(), size);
   }
   uint64_t read_index() const { return atomic_field(const_cast<amd_queue_t&>(queue).read_dispatch_id).load(); }
-  uint64_t doorbell_value() const { return std::atomic_ref<uint64_t>(const_cast<uint64_t&>(doorbell)).load(); }
+  // Before any producer is built: producers cache the doorbell address.
+  void move_doorbell(uint64_t* word) {
+    *word = doorbell_value();
+    signal.hardware_doorbell_ptr = word;
+  }
+  uint64_t doorbell_value() const {
+    return std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(signal.hardware_doorbell_ptr)).load();
+  }
   const hsa_kernel_dispatch_packet_t& slot(uint64_t id) const { return ring[id % ring.size()]; }
 
   std::vector<hsa_kernel_dispatch_packet_t> ring;

@@ -5,6 +5,8 @@
 // producer returns. The trap puts the doorbell word on a read-only page; the
 // store faults, the SIGSEGV handler runs the check, makes the page writable and
 // returns, and the store is retried and lands. arm() before each submission.
+// Any queue with move_doorbell(uint64_t*) works; move it before a producer
+// caches the doorbell address.
 #pragma once
 
 #include <signal.h>
@@ -13,15 +15,14 @@
 
 #include <cstdint>
 
-#include "test_queue.h"
-
 namespace rocref::testing {
 
 class DoorbellTrap {
  public:
   using Check = void (*)(void* context);
 
-  DoorbellTrap(TestQueue& queue, Check check, void* context) : check_(check), context_(context) {
+  template <class Queue>
+  DoorbellTrap(Queue& queue, Check check, void* context) : check_(check), context_(context) {
     page_size_ = static_cast<size_t>(sysconf(_SC_PAGESIZE));
     page_ = mmap(nullptr, page_size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     queue.move_doorbell(static_cast<uint64_t*>(page_));
