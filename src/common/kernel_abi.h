@@ -6,6 +6,12 @@
 // real kernel descriptor) points at. The GPU model reads the record through
 // GPUVM, looks the id up in this registry, and runs the function once per
 // work-item with the work-item's context set. Unknown ids are a queue error.
+//
+// One table and one current work-item per process, however many shared
+// objects carry a copy of this code: under the /dev/kfd interposer the GPU
+// model runs in librocref_preload.so while a runtime registers its kernels
+// from libhsa-runtime64.so.1. Each copy asks the dynamic linker for the first
+// exported table (kernel_abi.cpp) and uses that one.
 #pragma once
 
 #include <hsa/hsa.h>

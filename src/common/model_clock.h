@@ -1,9 +1,12 @@
-// common/model_clock.h - the one clock of the modeled system.
+// common/model_clock.h - the clocks of the modeled system.
 //
-// The KFD model reports it as the system clock (GET_CLOCK_COUNTERS,
-// 1 GHz), the HSA runtime as HSA_SYSTEM_INFO_TIMESTAMP, and the GPU model
-// stamps completion signals' start_ts / end_ts with it, so profiling times
-// and host timestamps compare directly (HSA-SYS-2).
+// Two domains, as on the hardware: the system clock (1 GHz, CLOCK_BOOTTIME),
+// which GET_CLOCK_COUNTERS reports as system_clock_counter and the HSA
+// runtime as HSA_SYSTEM_INFO_TIMESTAMP; and the GPU's 100 MHz reference
+// counter (gpu_clock_counter), in which the command processor stamps a
+// completion signal's start_ts / end_ts. A runtime translates GPU ticks to
+// system time from pairs of GET_CLOCK_COUNTERS samples, as ROCR does
+// (HSA-PROF-1), so a runtime that returned raw ticks would be off tenfold.
 #pragma once
 
 #include <time.h>
@@ -13,11 +16,19 @@
 namespace rocref {
 
 inline constexpr uint64_t kModelClockHz = 1'000'000'000;
+inline constexpr uint64_t kGpuClockHz = 100'000'000;
 
-inline uint64_t model_clock_ns() noexcept {
+inline uint64_t clock_ns(clockid_t id) noexcept {
   timespec ts{};
-  clock_gettime(CLOCK_BOOTTIME, &ts);
+  clock_gettime(id, &ts);
   return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(ts.tv_nsec);
 }
+
+// The system clock.
+inline uint64_t model_clock_ns() noexcept { return clock_ns(CLOCK_BOOTTIME); }
+
+// The CPU counter (cpu_clock_counter) and the GPU reference counter derived from it.
+inline uint64_t cpu_clock_counter() noexcept { return clock_ns(CLOCK_MONOTONIC_RAW); }
+inline uint64_t gpu_clock_ticks() noexcept { return cpu_clock_counter() / (kModelClockHz / kGpuClockHz); }
 
 }  // namespace rocref

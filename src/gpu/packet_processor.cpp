@@ -96,7 +96,7 @@ struct PacketProcessor::Impl {
     uint16_t header = 0;
     uint8_t deps = 0;      // barrier-AND/OR: bit i set for each non-null dependency
     uint8_t observed = 0;  // bit i set once dependency i was seen 0 after launch
-    uint64_t launch_ns = 0;  // model clock at launch: the completion signal's start_ts
+    uint64_t launch_ticks = 0;  // GPU clock at launch: the completion signal's start_ts
     alignas(64) uint8_t bytes[aql::kPacketBytes] = {};
     hsa_kernel_dispatch_packet_t dispatch{};  // Kind::Kernel: the packet the work-items see
     ResolvedKernel kernel;
@@ -261,7 +261,7 @@ struct PacketProcessor::Impl {
     if (auto fault = classify(f)) return fail(std::move(*fault), read);
     // AQL-FEN-1: launch ends with an acquire fence at the packet's acquire scope.
     if (aql::header_acquire_scope(header) != HSA_FENCE_SCOPE_NONE) fence(std::memory_order_acquire);
-    f.launch_ns = model_clock_ns();
+    f.launch_ticks = gpu_clock_ticks();
     ROCREF_TRACE_EVENT(trace::Layer::Gpu, "packet processor: launch",
                        std::string(kind_name(f.kind)) + " id=" + std::to_string(read) + " (header acquire-loaded)");
     in_flight.push_back(std::move(f));
@@ -409,7 +409,7 @@ struct PacketProcessor::Impl {
       fence(std::memory_order_release);
     }
     const uint64_t completion = completion_handle(f);
-    const uint64_t launch_ns = f.launch_ns;
+    const uint64_t launch_ticks = f.launch_ticks;
     in_flight.erase(in_flight.begin() + static_cast<ptrdiff_t>(index));
     completed.fetch_add(1, std::memory_order_relaxed);
     if (completion == 0) return ProcessorStep{ProcessorAction::Complete, id};
@@ -421,8 +421,8 @@ struct PacketProcessor::Impl {
       return ProcessorStep{ProcessorAction::Complete, id};
     }
     // HSA-PROF-1: dispatch start and end in the model clock, visible before the decrement.
-    std::atomic_ref<uint64_t>(signal->start_ts).store(launch_ns, std::memory_order_relaxed);
-    std::atomic_ref<uint64_t>(signal->end_ts).store(model_clock_ns(), std::memory_order_relaxed);
+    std::atomic_ref<uint64_t>(signal->start_ts).store(launch_ticks, std::memory_order_relaxed);
+    std::atomic_ref<uint64_t>(signal->end_ts).store(gpu_clock_ticks(), std::memory_order_relaxed);
     // AQL-SIG-2, AQL-SIG-3: atomic decrement, then mailbox and interrupt.
     const sig::CompletionOutcome outcome = sig::complete_signal(signal, &translate_mailbox, binding.memory);
     ROCREF_TRACE_EVENT(trace::Layer::Gpu, "completion: signal decremented",

@@ -92,7 +92,7 @@ hsa_status_t HSA_API hsa_amd_profiling_set_profiler_enabled(hsa_queue_t* queue, 
   return HSA_STATUS_SUCCESS;
 }
 
-// HSA-PROF-1: start/end are the model clock values the packet processor wrote.
+// HSA-PROF-1: start/end are the GPU clock ticks the command processor wrote, as system time.
 hsa_status_t HSA_API hsa_amd_profiling_get_dispatch_time(hsa_agent_t agent, hsa_signal_t signal,
                                                          hsa_amd_profiling_dispatch_time_t* time) {
   Runtime* rt = runtime();
@@ -102,8 +102,10 @@ hsa_status_t HSA_API hsa_amd_profiling_get_dispatch_time(hsa_agent_t agent, hsa_
   SignalObject* s = rt->find_signal(signal);
   if (s == nullptr) return HSA_STATUS_ERROR_INVALID_SIGNAL;
   if (time == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  time->start = std::atomic_ref<uint64_t>(s->amd.start_ts).load(std::memory_order_acquire);
-  time->end = std::atomic_ref<uint64_t>(s->amd.end_ts).load(std::memory_order_acquire);
+  const uint64_t start = std::atomic_ref<uint64_t>(s->amd.start_ts).load(std::memory_order_acquire);
+  const uint64_t end = std::atomic_ref<uint64_t>(s->amd.end_ts).load(std::memory_order_acquire);
+  time->start = rt->timestamp_from_gpu_ticks(*object, start);
+  time->end = rt->timestamp_from_gpu_ticks(*object, end);
   return HSA_STATUS_SUCCESS;
 }
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "common/aql_packet.h"
+#include "common/cp_queue_error.h"
 #include "hsa/agent.h"
 #include "hsa/async_handler.h"
 #include "hsa/memory_region.h"
@@ -29,13 +30,13 @@ MemoryRegion* system_region() {
   return nullptr;
 }
 
-// HSA-QUEUE-5: the packet processor stores the hsa_status_t of the error in the
-// queue-inactive signal; any other non-zero value is reported as a generic error.
+// HSA-QUEUE-5: the CP stores a queue error bit set in the queue-inactive
+// signal (common/cp_queue_error.h), decoded as ROCR decodes it. A scratch
+// request is not an error to ROCR, but this runtime gives kernels no scratch:
+// it fails the queue as ROCR does when it has no scratch to give.
 hsa_status_t status_from_inactive_value(hsa_signal_value_t value) {
-  if ((value >= HSA_STATUS_ERROR && value <= HSA_STATUS_ERROR_FATAL) ||
-      (value >= HSA_STATUS_ERROR_INVALID_MEMORY_POOL && value <= HSA_STATUS_ERROR_MEMORY_FAULT))
-    return static_cast<hsa_status_t>(value);
-  return HSA_STATUS_ERROR;
+  const hsa_status_t status = status_from_cp_queue_error(static_cast<uint64_t>(value));
+  return status == HSA_STATUS_SUCCESS ? HSA_STATUS_ERROR_OUT_OF_RESOURCES : status;
 }
 
 }  // namespace

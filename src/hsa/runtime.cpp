@@ -93,8 +93,10 @@ hsa_status_t Runtime::open() {
     for (const auto& region : cpu_agent_->owned_regions()) gpu->add_visible_region(region.get());
   clock_node_ = gpus.empty() ? cpu_agent_->node_id() : gpus.front()->node_id();
   HsaClockCounters clocks{};
-  if (hsaKmtGetClockCounters(clock_node_, &clocks) == HSAKMT_STATUS_SUCCESS && clocks.SystemClockFrequencyHz != 0)
+  if (hsaKmtGetClockCounters(clock_node_, &clocks) == HSAKMT_STATUS_SUCCESS && clocks.SystemClockFrequencyHz != 0) {
     timestamp_frequency_ = clocks.SystemClockFrequencyHz;
+    clock_origin_ = clocks;
+  }
   signal_pool_ = std::make_unique<SignalPool>();
   return HSA_STATUS_SUCCESS;
 }
@@ -137,6 +139,18 @@ uint64_t Runtime::timestamp() const noexcept {
   HsaClockCounters clocks{};
   if (hsaKmtGetClockCounters(clock_node_, &clocks) != HSAKMT_STATUS_SUCCESS) return 0;
   return clocks.SystemClockCounter;
+}
+
+uint64_t Runtime::timestamp_from_gpu_ticks(const Agent& gpu, uint64_t ticks) const noexcept {
+  HsaClockCounters now{};
+  if (hsaKmtGetClockCounters(gpu.node_id(), &now) != HSAKMT_STATUS_SUCCESS) return 0;
+  // The system and GPU counters advance at a fixed ratio; measure it over the
+  // runtime's life so far, then extrapolate back from now to the tick.
+  const uint64_t gpu_span = now.GPUClockCounter - clock_origin_.GPUClockCounter;
+  if (gpu_span == 0 || clock_origin_.SystemClockCounter == 0) return now.SystemClockCounter;
+  const double ratio = double(now.SystemClockCounter - clock_origin_.SystemClockCounter) / double(gpu_span);
+  const auto back = static_cast<int64_t>(ticks - now.GPUClockCounter);
+  return now.SystemClockCounter + static_cast<uint64_t>(static_cast<int64_t>(ratio * double(back)));
 }
 
 hsa_status_t Runtime::allocate(MemoryRegion& region, size_t size, void** ptr) {

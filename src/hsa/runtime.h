@@ -8,6 +8,7 @@
 
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
+#include <hsakmt.h>
 
 #include <atomic>
 #include <cstdint>
@@ -49,6 +50,9 @@ class Runtime {
   // Model clock (HSA-SYS-2): the KFD's system counter and its frequency.
   uint64_t timestamp() const noexcept;
   uint64_t timestamp_frequency() const noexcept { return timestamp_frequency_; }
+  // HSA-PROF-1: a GPU clock tick of `gpu`'s node as system time, from the
+  // counters sampled at open and now (ROCR's linear translation).
+  uint64_t timestamp_from_gpu_ticks(const Agent& gpu, uint64_t ticks) const noexcept;
 
   // Allocations (HSA-MEM-*).
   hsa_status_t allocate(MemoryRegion& region, size_t size, void** ptr);
@@ -87,6 +91,7 @@ class Runtime {
   std::vector<std::unique_ptr<Agent>> agents_;
   Agent* cpu_agent_ = nullptr;
   uint64_t timestamp_frequency_ = 1'000'000'000;
+  HsaClockCounters clock_origin_{};  // of clock_node_, sampled at open
   uint32_t clock_node_ = 0;
 
   mutable std::shared_mutex allocations_mutex_;

@@ -8,14 +8,16 @@
 
 #include <cstddef>
 
+#include "common/cp_queue_error.h"
 #include "gpu/packet_processor.h"
 
 namespace rocref::kfd {
 namespace {
 thread_local AqlHwQueue* t_current = nullptr;
 
-// HSA-QUEUE-5: the CP's queue-error report, as ROCR expects it: the error code
-// goes into the amd_signal_t named by amd_queue_t.queue_inactive_signal, then,
+// HSA-QUEUE-5: the CP's queue-error report, as ROCR expects it: the error bit
+// (common/cp_queue_error.h, not an hsa_status_t) goes into the amd_signal_t
+// named by amd_queue_t.queue_inactive_signal, then,
 // like a completion, its event mailbox is written and the interrupt raised, so
 // the runtime's handler for that signal calls the queue's error callback.
 void report_queue_error(gpu::vm::GpuVm* vm, InterruptRing* ih, uint32_t pasid, amd_queue_t* q,
@@ -24,7 +26,7 @@ void report_queue_error(gpu::vm::GpuVm* vm, InterruptRing* ih, uint32_t pasid, a
   if (signal_va == 0) return;
   auto* s = static_cast<amd_signal_t*>(vm->translate(signal_va, sizeof(amd_signal_t), gpu::Access::ReadWrite));
   if (!s) return;
-  std::atomic_ref<int64_t>(const_cast<int64_t&>(s->value)).store(status, std::memory_order_release);
+  std::atomic_ref<int64_t>(const_cast<int64_t&>(s->value)).store(static_cast<int64_t>(cp_queue_error_code(status)), std::memory_order_release);
   const uint64_t mailbox_va = std::atomic_ref<uint64_t>(s->event_mailbox_ptr).load(std::memory_order_relaxed);
   if (mailbox_va == 0) return;
   auto* mailbox = static_cast<uint64_t*>(vm->translate(mailbox_va, sizeof(uint64_t), gpu::Access::Write));

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <vector>
 
+#include "common/model_clock.h"
 #include "kfd/device_state.h"
 #include "kfd/user_copy.h"
 
@@ -24,12 +25,6 @@ kfd_process_device_apertures apertures(const DeviceState& d) {
   a.gpuvm_limit = (uint64_t{1} << 47) - 1;
   a.gpu_id = d.gpu_id();
   return a;
-}
-
-uint64_t clock_ns(clockid_t id) {
-  timespec ts{};
-  clock_gettime(id, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
 }
 
 }  // namespace
@@ -92,11 +87,12 @@ int kfd_ioctl_set_memory_policy(IoctlCall& c) {
 // A GPU that is not this process's reads 0 for the GPU counter, as upstream does.
 int kfd_ioctl_get_clock_counters(IoctlCall& c) {
   auto* args = static_cast<kfd_ioctl_get_clock_counters_args*>(c.args);
-  const uint64_t raw = clock_ns(CLOCK_MONOTONIC_RAW);
-  args->gpu_clock_counter = args->gpu_id == c.dev.gpu_id() ? raw / 10 : 0;  // a 100 MHz reference clock
-  args->cpu_clock_counter = raw;
-  args->system_clock_counter = clock_ns(CLOCK_BOOTTIME);
-  args->system_clock_freq = 1000000000;
+  // common/model_clock.h: the counters the command processor stamps with.
+  const uint64_t cpu = cpu_clock_counter();
+  args->gpu_clock_counter = args->gpu_id == c.dev.gpu_id() ? cpu / (kModelClockHz / kGpuClockHz) : 0;
+  args->cpu_clock_counter = cpu;
+  args->system_clock_counter = model_clock_ns();
+  args->system_clock_freq = kModelClockHz;
   return 0;
 }
 
