@@ -136,7 +136,7 @@ TEST(HipLaunch, HIP_LNC_4_LaunchKernelWithArgumentArray) {
   float a = 3.0f;
   int count = n;
   void* args[] = {&a, &dx, &dy, &count};
-  ASSERT_HIP_OK(hipLaunchKernel(axpy, dim3((n + 127) / 128), dim3(128), args, 0, nullptr));
+  ASSERT_HIP_OK(hipLaunchKernel(HIP_SUITE_KERNEL(axpy), dim3((n + 127) / 128), dim3(128), args, 0, nullptr));
   ASSERT_HIP_OK(hipDeviceSynchronize());
   ASSERT_HIP_OK(hipMemcpy(y.data(), dy, n * sizeof(float), hipMemcpyDeviceToHost));
   for (float v : y) ASSERT_EQ(v, 7.0f);

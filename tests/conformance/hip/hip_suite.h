@@ -27,6 +27,17 @@ const char* deviation(const std::string& implementation, const std::string& clau
       GTEST_SKIP() << "expected deviation at " << id << ": " << why;      \
   } while (0)
 
+// hipLaunchKernel's kernel argument. Real HIP (either platform) takes the
+// kernel's address as const void* and finds its argument layout in the code
+// object; rocref's kernels are host functions without that metadata, so it
+// learns the types from a typed overload (spec/hip.md HIP-LNC-4).
+#if defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_NVIDIA__) || defined(__HIP_PLATFORM_HCC__) || \
+    defined(__HIP_PLATFORM_NVCC__)
+#define HIP_SUITE_KERNEL(kernel) reinterpret_cast<const void*>(&(kernel))
+#else
+#define HIP_SUITE_KERNEL(kernel) (kernel)
+#endif
+
 #define EXPECT_HIP(expected, call) EXPECT_EQ(static_cast<int>(expected), static_cast<int>(call))
 #define ASSERT_HIP_OK(call) ASSERT_EQ(static_cast<int>(hipSuccess), static_cast<int>(call))
 
