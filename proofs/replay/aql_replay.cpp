@@ -13,6 +13,7 @@
 
 #include "common/aql_packet.h"
 #include "common/aql_ring.h"
+#include "common/host_aql_queue.h"
 #include "gpu/memory_access.h"
 #include "gpu/packet_processor.h"
 
@@ -43,35 +44,13 @@ gpu::ProcessorAction expected(Action a) {
   }
 }
 
-// A queue laid out as ROCR lays it out: ring, indices, doorbell signal.
-struct RealQueue {
-  explicit RealQueue(uint32_t size) {
-    ring_memory = std::aligned_alloc(64, size * aql::kPacketBytes);
-    std::memset(ring_memory, 0, size * aql::kPacketBytes);
-    aql::invalidate_ring(ring_memory, size);
-    doorbell.kind = AMD_SIGNAL_KIND_DOORBELL;
-    doorbell.hardware_doorbell_ptr = &doorbell_word;
-    queue.hsa_queue.type = HSA_QUEUE_TYPE_MULTI;
-    queue.hsa_queue.base_address = ring_memory;
-    queue.hsa_queue.size = size;
-    queue.hsa_queue.doorbell_signal.handle = reinterpret_cast<uint64_t>(&doorbell);
-  }
-  ~RealQueue() { std::free(ring_memory); }
-  RealQueue(const RealQueue&) = delete;
-  RealQueue& operator=(const RealQueue&) = delete;
-
-  alignas(64) amd_queue_t queue{};
-  amd_signal_t doorbell{};
-  uint64_t doorbell_word = 0;
-  void* ring_memory = nullptr;
-};
 
 }  // namespace
 
 ReplayResult replay_on_real_code(const AqlTrace& trace) {
   ReplayResult result;
   const model::AqlConfig& cfg = trace.config;
-  RealQueue q(cfg.ring_size);
+  aql::HostAqlQueue q(cfg.ring_size);
   aql::QueueRing ring(&q.queue);
   amd_signal_t completion{};
   completion.kind = AMD_SIGNAL_KIND_USER;

@@ -20,6 +20,7 @@
 #include "cli/command.h"
 #include "common/aql_packet.h"
 #include "common/aql_ring.h"
+#include "common/host_aql_queue.h"
 #include "common/kernel_abi.h"
 #include "gpu/memory_access.h"
 #include "gpu/packet_processor.h"
@@ -62,26 +63,6 @@ struct Signal {
   const char* name;
 };
 
-// One queue in ROCR's layout: amd_queue_t, a ring of INVALID headers, a doorbell signal.
-struct Queue {
-  Queue() {
-    ring = static_cast<uint8_t*>(std::aligned_alloc(64, kRingSize * aql::kPacketBytes));
-    aql::invalidate_ring(ring, kRingSize);
-    std::memset(&queue, 0, sizeof queue);
-    std::memset(&bell, 0, sizeof bell);
-    bell.kind = AMD_SIGNAL_KIND_DOORBELL;
-    bell.hardware_doorbell_ptr = &bell_word;
-    queue.hsa_queue.type = HSA_QUEUE_TYPE_SINGLE;
-    queue.hsa_queue.base_address = ring;
-    queue.hsa_queue.size = kRingSize;
-    queue.hsa_queue.doorbell_signal.handle = reinterpret_cast<uintptr_t>(&bell);
-  }
-  ~Queue() { std::free(ring); }
-  alignas(64) amd_queue_t queue;
-  alignas(64) amd_signal_t bell;
-  uint64_t bell_word = 0;
-  uint8_t* ring = nullptr;
-};
 
 void line(const char* actor, const char* step, const std::string& what, const char* clause) {
   std::printf("  [%-9s] %-14s %-68s %s\n", actor, step, what.c_str(), clause);
@@ -177,7 +158,7 @@ class Demo {
   gpu::PacketProcessor& processor() { return *processor_; }
 
  private:
-  Queue q_;
+  aql::HostAqlQueue q_{kRingSize, HSA_QUEUE_TYPE_SINGLE};
   aql::QueueRing ring_;
   gpu::FlatMemory memory_;
   std::unique_ptr<gpu::PacketProcessor> processor_;

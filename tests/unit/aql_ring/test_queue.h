@@ -10,46 +10,28 @@
 #include <hsa/amd_hsa_signal.h>
 
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
-#include <memory>
 
 #include "common/aql_ring.h"
+#include "common/host_aql_queue.h"
 
 namespace rocref::testing {
 
 class TestQueue {
  public:
-  explicit TestQueue(uint32_t size, uint64_t start = 0, uint64_t doorbell = 0) {
-    ring_ = static_cast<uint8_t*>(std::aligned_alloc(64, size_t{size} * aql::kPacketBytes));
-    std::memset(ring_, 0, size_t{size} * aql::kPacketBytes);
-    aql::invalidate_ring(ring_, size);
-    std::memset(&queue_, 0, sizeof queue_);
-    std::memset(&bell_signal_, 0, sizeof bell_signal_);
-    bell_word_ = doorbell;
-    bell_signal_.kind = AMD_SIGNAL_KIND_DOORBELL;
-    bell_signal_.hardware_doorbell_ptr = &bell_word_;
-    bell_signal_.queue_ptr = &queue_;
-    queue_.hsa_queue.type = HSA_QUEUE_TYPE_MULTI;
-    queue_.hsa_queue.base_address = ring_;
-    queue_.hsa_queue.size = size;
-    queue_.hsa_queue.doorbell_signal.handle = reinterpret_cast<uintptr_t>(&bell_signal_);
-    queue_.write_dispatch_id = start;
-    queue_.read_dispatch_id = start;
+  explicit TestQueue(uint32_t size, uint64_t start = 0, uint64_t doorbell = 0)
+      : q_(size, HSA_QUEUE_TYPE_MULTI, start) {
+    q_.doorbell_word = doorbell;
   }
-  ~TestQueue() { std::free(ring_); }
-  TestQueue(const TestQueue&) = delete;
-  TestQueue& operator=(const TestQueue&) = delete;
 
-  amd_queue_t* queue() { return &queue_; }
-  aql::QueueRing ring() { return aql::QueueRing(&queue_); }
-  uint8_t* base() { return ring_; }
+  amd_queue_t* queue() { return &q_.queue; }
+  aql::QueueRing ring() { return aql::QueueRing(&q_.queue); }
+  uint8_t* base() { return static_cast<uint8_t*>(q_.ring_memory); }
   // Moves the doorbell to another 64-bit word (e.g. on a page of its own), keeping its value.
   void move_doorbell(uint64_t* word) {
-    *word = bell_word_;
-    bell_signal_.hardware_doorbell_ptr = word;
+    *word = *q_.doorbell.hardware_doorbell_ptr;
+    q_.doorbell.hardware_doorbell_ptr = word;
   }
-  uint32_t size() const { return queue_.hsa_queue.size; }
+  uint32_t size() const { return q_.queue.hsa_queue.size; }
 
   // The header word of packet id's slot, acquire-loaded as the processor would.
   uint16_t header(uint64_t id) {
@@ -60,10 +42,7 @@ class TestQueue {
   }
 
  private:
-  alignas(64) amd_queue_t queue_;
-  alignas(64) amd_signal_t bell_signal_;
-  alignas(64) uint64_t bell_word_ = 0;
-  uint8_t* ring_ = nullptr;
+  aql::HostAqlQueue q_;
 };
 
 }  // namespace rocref::testing

@@ -13,28 +13,16 @@
 
 #include "common/aql_packet.h"
 #include "common/aql_ring.h"
+#include "common/host_aql_queue.h"
 #include "common/kernel_abi.h"
 #include "gpu/memory_access.h"
 #include "gpu/packet_processor.h"
 
 namespace rocref::gpu::testing {
 
-// An AQL queue laid out as ROCR lays it out: ring, indices, doorbell signal.
-struct TestQueue {
-  explicit TestQueue(uint32_t size = 16) {
-    ring_memory = std::aligned_alloc(64, size * aql::kPacketBytes);
-    std::memset(ring_memory, 0, size * aql::kPacketBytes);
-    aql::invalidate_ring(ring_memory, size);
-    doorbell.kind = AMD_SIGNAL_KIND_DOORBELL;
-    doorbell.hardware_doorbell_ptr = &doorbell_word;
-    queue.hsa_queue.type = HSA_QUEUE_TYPE_MULTI;
-    queue.hsa_queue.base_address = ring_memory;
-    queue.hsa_queue.size = size;
-    queue.hsa_queue.doorbell_signal.handle = reinterpret_cast<uint64_t>(&doorbell);
-  }
-  ~TestQueue() { std::free(ring_memory); }
-  TestQueue(const TestQueue&) = delete;
-  TestQueue& operator=(const TestQueue&) = delete;
+// An AQL queue laid out as ROCR lays it out, with the accessors the tests use.
+struct TestQueue : aql::HostAqlQueue {
+  explicit TestQueue(uint32_t size = 16) : aql::HostAqlQueue(size) {}
 
   aql::QueueRing ring() { return aql::QueueRing(&queue); }
   uint64_t submit(const void* packet) { return ring().submit(packet); }
@@ -49,11 +37,6 @@ struct TestQueue {
     return h;
   }
   uint64_t read_index() { return ring().load_read_index(MemoryOrder::Acquire); }
-
-  alignas(64) amd_queue_t queue{};
-  amd_signal_t doorbell{};
-  uint64_t doorbell_word = 0;
-  void* ring_memory = nullptr;
 };
 
 struct TestSignal {
