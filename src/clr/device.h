@@ -3,7 +3,8 @@
 // ROCclr's roc::Device role. Opens the HSA runtime on first use and finds the
 // first GPU agent, the CPU agent, and the three pools every command needs:
 // coarse-grained device memory (hipMalloc), fine-grained system memory
-// (hipHostMalloc, staging) and the kernarg pool.
+// (hipHostMalloc, staging) and the kernarg pool; and the completion signals
+// every stream and event shares (signal_pool.h).
 #pragma once
 
 #include <hsa/hsa.h>
@@ -12,6 +13,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+
+#include "clr/signal_pool.h"
 
 namespace rocref::clr {
 
@@ -43,6 +46,7 @@ class Device {
   hsa_amd_memory_pool_t host_pool() const { return host_pool_; }
   hsa_amd_memory_pool_t kernarg_pool() const { return kernarg_pool_; }
   const DeviceInfo& info() const { return info_; }
+  SignalPool& signal_pool() { return signal_pool_; }
 
  private:
   Device() = default;
@@ -54,6 +58,7 @@ class Device {
   hsa_amd_memory_pool_t host_pool_{};
   hsa_amd_memory_pool_t kernarg_pool_{};
   DeviceInfo info_;
+  SignalPool signal_pool_;
 };
 
 }  // namespace rocref::clr

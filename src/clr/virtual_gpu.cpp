@@ -10,6 +10,7 @@
 #include "clr/blit_kernels.h"
 #include "clr/device.h"
 #include "clr/kernel_object.h"
+#include "clr/signal_pool.h"
 #include "common/trace.h"
 
 namespace rocref::clr {
@@ -24,20 +25,20 @@ constexpr uint16_t header_for(hsa_packet_type_t type) {
                                (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
 }
 
-uint64_t wait_slice_ticks() {
-  static const uint64_t ticks = [] {
-    uint64_t frequency = 0;
-    hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &frequency);
-    return frequency == 0 ? uint64_t{2'000'000} : frequency / 500;  // 2 ms
-  }();
-  return ticks;
-}
-
 }  // namespace
 
-std::unique_ptr<VirtualGpu> VirtualGpu::create(Device& device, hsa_status_t* status) {
-  ROCREF_TRACE_SPAN(trace::Layer::Clr, "VirtualGpu::create", "hsa_queue_create size=" + std::to_string(kQueueSize));
+std::unique_ptr<VirtualGpu> VirtualGpu::create(Device& device, hsa_status_t* status, Options options) {
+  ROCREF_TRACE_SPAN(trace::Layer::Clr, "VirtualGpu::create",
+                    "hsa_queue_create size=" + std::to_string(kQueueSize) +
+                        ", kernarg ring " + std::to_string(options.kernarg_ring_bytes) + " bytes");
   std::unique_ptr<VirtualGpu> gpu(new VirtualGpu(device));
+  // The stream's one kernarg allocation; every launch takes a slice of it (none: every launch a one-off).
+  if (options.kernarg_ring_bytes != 0) {
+    *status = hsa_amd_memory_pool_allocate(device.kernarg_pool(), options.kernarg_ring_bytes, 0, &gpu->kernarg_base_);
+    if (*status != HSA_STATUS_SUCCESS) return nullptr;
+  }
+  gpu->ring_.emplace(gpu->kernarg_base_, options.kernarg_ring_bytes);
+  gpu->stats_.ring_bytes = gpu->ring_->capacity();
   *status = hsa_queue_create(device.gpu(), kQueueSize, HSA_QUEUE_TYPE_MULTI, on_queue_error, gpu.get(), UINT32_MAX,
                              UINT32_MAX, &gpu->queue_);
   if (*status != HSA_STATUS_SUCCESS) return nullptr;
@@ -45,15 +46,9 @@ std::unique_ptr<VirtualGpu> VirtualGpu::create(Device& device, hsa_status_t* sta
   return gpu;
 }
 
-VirtualGpu::~VirtualGpu() {
-  synchronize();
-  std::lock_guard lock(mutex_);
-  for (const Pending& p : pending_) {
-    if (p.owns_signal) hsa_signal_destroy(p.signal);
-    if (p.kernarg) hsa_amd_memory_pool_free(p.kernarg);
-  }
-  if (queue_) hsa_queue_destroy(queue_);
-}
+VirtualGpu::VirtualGpu(Device& device) : device_(device) {}
+
+SignalPool& VirtualGpu::pool() { return device_.signal_pool(); }
 
 void VirtualGpu::on_queue_error(hsa_status_t status, hsa_queue_t*, void* data) {
   auto* self = static_cast<VirtualGpu*>(data);
@@ -63,10 +58,16 @@ void VirtualGpu::on_queue_error(hsa_status_t status, hsa_queue_t*, void* data) {
 }
 
 hsa_status_t VirtualGpu::submit(const void* packet, const char* what, Pending pending) {
-  if (hsa_status_t e = error(); e != HSA_STATUS_SUCCESS) return e;
+  if (hsa_status_t e = error(); e != HSA_STATUS_SUCCESS) {
+    give_back(pending);  // never submitted: nothing reads its slice or signal
+    return e;
+  }
   const uint64_t id = hsa_queue_add_write_index_screlease(queue_, 1);
   while (id - hsa_queue_load_read_index_scacquire(queue_) >= queue_->size) {
-    if (error() != HSA_STATUS_SUCCESS) return error();
+    if (hsa_status_t e = error(); e != HSA_STATUS_SUCCESS) {
+      give_back(pending);
+      return e;
+    }
     sched_yield();
   }
   auto* slot = static_cast<uint8_t*>(queue_->base_address) + (id % queue_->size) * 64;
@@ -89,10 +90,10 @@ hsa_status_t VirtualGpu::launch(const KernelDispatch& d) {
   ROCREF_TRACE_SPAN(trace::Layer::Clr, "KernelCommand", std::string(d.name));
   const uint64_t kernel_object = kernel_object_for(d.kernel_id);
   if (kernel_object == 0) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  Pending pending;
   void* kernarg = nullptr;
   if (d.args_size != 0) {
-    if (hsa_status_t s = hsa_amd_memory_pool_allocate(device_.kernarg_pool(), d.args_size, 0, &kernarg);
-        s != HSA_STATUS_SUCCESS) {
+    if (hsa_status_t s = kernarg_for(d.args_size, d.args_align, &kernarg, &pending); s != HSA_STATUS_SUCCESS) {
       return s;
     }
     if (d.copy_args) {
@@ -101,9 +102,8 @@ hsa_status_t VirtualGpu::launch(const KernelDispatch& d) {
       std::memcpy(kernarg, d.args, d.args_size);
     }
   }
-  hsa_signal_t signal;
-  if (hsa_status_t s = hsa_signal_create(1, 0, nullptr, &signal); s != HSA_STATUS_SUCCESS) {
-    if (kernarg) hsa_amd_memory_pool_free(kernarg);
+  if (hsa_status_t s = completion_signal(&pending); s != HSA_STATUS_SUCCESS) {
+    give_back(pending);
     return s;
   }
   hsa_kernel_dispatch_packet_t packet{};
@@ -118,8 +118,8 @@ hsa_status_t VirtualGpu::launch(const KernelDispatch& d) {
   packet.group_segment_size = d.dynamic_group_bytes;
   packet.kernel_object = kernel_object;
   packet.kernarg_address = kernarg;
-  packet.completion_signal = signal;
-  return submit(&packet, "KERNEL_DISPATCH", Pending{signal, kernarg, true});
+  packet.completion_signal = pending.signal;
+  return submit(&packet, "KERNEL_DISPATCH", pending);
 }
 
 hsa_status_t VirtualGpu::launch_blit(uint64_t kernel_id, const char* name, const void* args, size_t args_size,
@@ -149,62 +149,34 @@ hsa_status_t VirtualGpu::fill(void* dst, uint32_t pattern, uint32_t pattern_byte
   return launch_blit(fill_kernel_id(), "__rocref_blit_fill", &args, sizeof args, size);
 }
 
-hsa_status_t VirtualGpu::barrier_packet(hsa_signal_t dependency, hsa_signal_t completion, bool owns_completion) {
+hsa_status_t VirtualGpu::barrier_packet(hsa_signal_t dependency, Pending pending) {
   hsa_barrier_and_packet_t packet{};
   packet.header = header_for(HSA_PACKET_TYPE_BARRIER_AND);
   packet.dep_signal[0] = dependency;
-  packet.completion_signal = completion;
-  return submit(&packet, "BARRIER_AND", Pending{completion, nullptr, owns_completion});
+  packet.completion_signal = pending.signal;
+  return submit(&packet, "BARRIER_AND", pending);
 }
 
-hsa_status_t VirtualGpu::marker(hsa_signal_t signal) {
+hsa_status_t VirtualGpu::marker(hsa_signal_t* signal) {
   ROCREF_TRACE_SPAN(trace::Layer::Clr, "MarkerCommand", "");
-  return barrier_packet(hsa_signal_t{0}, signal, false);
+  Pending pending;
+  if (hsa_status_t s = completion_signal(&pending); s != HSA_STATUS_SUCCESS) return s;
+  pool().retain(pending.signal);  // the caller's reference; the command keeps its own
+  if (hsa_status_t s = barrier_packet(hsa_signal_t{0}, pending); s != HSA_STATUS_SUCCESS) {
+    pool().release(pending.signal);
+    return s;
+  }
+  *signal = pending.signal;
+  return HSA_STATUS_SUCCESS;
 }
 
 hsa_status_t VirtualGpu::wait_for(hsa_signal_t dependency) {
   ROCREF_TRACE_SPAN(trace::Layer::Clr, "WaitCommand", "");
-  hsa_signal_t signal;
-  if (hsa_status_t s = hsa_signal_create(1, 0, nullptr, &signal); s != HSA_STATUS_SUCCESS) return s;
-  return barrier_packet(dependency, signal, true);
-}
-
-hsa_status_t VirtualGpu::wait_signal(hsa_signal_t signal) {
-  while (hsa_signal_wait_scacquire(signal, HSA_SIGNAL_CONDITION_LT, 1, wait_slice_ticks(), HSA_WAIT_STATE_BLOCKED) >= 1) {
-    if (hsa_status_t e = error(); e != HSA_STATUS_SUCCESS) return e;
-  }
-  return HSA_STATUS_SUCCESS;
-}
-
-void VirtualGpu::reclaim_completed_locked() {
-  // Packets carry the barrier bit, so they complete in order: reclaim from the front.
-  while (!pending_.empty() && hsa_signal_load_scacquire(pending_.front().signal) < 1) {
-    const Pending p = pending_.front();
-    pending_.pop_front();
-    if (p.owns_signal) hsa_signal_destroy(p.signal);
-    if (p.kernarg) hsa_amd_memory_pool_free(p.kernarg);
-  }
-}
-
-hsa_status_t VirtualGpu::synchronize() {
-  ROCREF_TRACE_SPAN(trace::Layer::Clr, "VirtualGpu::synchronize", "");
-  hsa_signal_t last{0};
-  {
-    std::lock_guard lock(mutex_);
-    if (!pending_.empty()) last = pending_.back().signal;
-  }
-  if (last.handle != 0) {
-    if (hsa_status_t s = wait_signal(last); s != HSA_STATUS_SUCCESS) return s;
-  }
-  std::lock_guard lock(mutex_);
-  reclaim_completed_locked();
-  return error();
-}
-
-bool VirtualGpu::idle() {
-  std::lock_guard lock(mutex_);
-  reclaim_completed_locked();
-  return pending_.empty() || error() != HSA_STATUS_SUCCESS;
+  Pending pending;
+  if (hsa_status_t s = completion_signal(&pending); s != HSA_STATUS_SUCCESS) return s;
+  // The packet reads the dependency until it completes: no reuse before that.
+  if (pool().retain(dependency)) pending.dependency = dependency;
+  return barrier_packet(dependency, pending);
 }
 
 }  // namespace rocref::clr

@@ -5,8 +5,15 @@
 // reserve with hsa_queue_add_write_index_screlease, wait for room, copy the
 // body, publish header+setup with one release store, ring the doorbell with
 // hsa_signal_store_screlease. Every packet carries the barrier bit (a stream
-// runs in order) and system-scope acquire and release fences. Completion is
-// tracked with one signal per command.
+// runs in order) and system-scope acquire and release fences.
+//
+// No launch reaches the KFD: kernel arguments go into a slice of the stream's
+// kernarg ring (one kernarg-pool allocation made at creation), and each
+// command's completion signal comes from the device's signal pool. Both are
+// given back once the command layer has seen the command's signal reach 0
+// (virtual_gpu_tracking.cpp); a full ring makes the launch wait for the
+// oldest dispatch holding a slice; arguments larger than the ring get a
+// one-off allocation.
 #pragma once
 
 #include <hsa/hsa.h>
@@ -17,12 +24,15 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 
+#include "clr/kernarg_ring.h"
 #include "common/kernel_abi.h"
 
 namespace rocref::clr {
 
 class Device;
+class SignalPool;
 
 struct KernelDispatch {
   uint64_t kernel_id = 0;
@@ -36,9 +46,28 @@ struct KernelDispatch {
   void (*copy_args)(void* dst, const void* src) = nullptr;  // null: plain byte copy
 };
 
+struct KernargStats {
+  size_t ring_bytes = 0;
+  size_t live_slices = 0;
+  uint64_t slices = 0;     // slices handed out
+  uint64_t reused = 0;     // of them, slices whose bytes an earlier dispatch had used
+  uint64_t wraps = 0;      // times the ring went back to its start
+  uint64_t full_waits = 0; // launches that waited for the GPU to free a slice
+  uint64_t one_offs = 0;   // arguments larger than the ring: allocated on their own
+};
+
 class VirtualGpu {
  public:
-  static std::unique_ptr<VirtualGpu> create(Device& device, hsa_status_t* status);
+  // As ROCclr's HSA_KERNARG_POOL_SIZE.
+  static constexpr size_t kDefaultKernargRingBytes = size_t{1} << 20;
+  struct Options {
+    size_t kernarg_ring_bytes = kDefaultKernargRingBytes;
+  };
+
+  static std::unique_ptr<VirtualGpu> create(Device& device, hsa_status_t* status, Options options);
+  static std::unique_ptr<VirtualGpu> create(Device& device, hsa_status_t* status) {
+    return create(device, status, Options{});
+  }
   ~VirtualGpu();
   VirtualGpu(const VirtualGpu&) = delete;
   VirtualGpu& operator=(const VirtualGpu&) = delete;
@@ -46,9 +75,13 @@ class VirtualGpu {
   hsa_status_t launch(const KernelDispatch& dispatch);
   hsa_status_t copy(void* dst, const void* src, size_t size);
   hsa_status_t fill(void* dst, uint32_t pattern, uint32_t pattern_bytes, size_t size);
-  // A barrier-AND packet whose completion decrements `signal` (event record).
-  hsa_status_t marker(hsa_signal_t signal);
-  // A barrier-AND packet that waits for `dependency` to reach 0 (stream wait on event).
+  // A barrier-AND marker packet (event record). *signal is its completion signal,
+  // with one reference for the caller: give it back with the device's
+  // signal_pool().release() when no longer read.
+  hsa_status_t marker(hsa_signal_t* signal);
+  // A barrier-AND packet that waits for `dependency` to reach 0 (stream wait on
+  // event). A pool signal is kept from reuse until the packet completed; any
+  // other signal the caller must keep alive until then.
   hsa_status_t wait_for(hsa_signal_t dependency);
 
   // Blocks until every submitted command completed; the queue's error if it failed.
@@ -58,23 +91,37 @@ class VirtualGpu {
   // True when every submitted command completed (or the queue failed).
   bool idle();
   hsa_status_t error() const { return error_.load(std::memory_order_acquire); }
+  KernargStats kernarg_stats();
 
  private:
-  explicit VirtualGpu(Device& device) : device_(device) {}
+  explicit VirtualGpu(Device& device);
+  // A submitted command and what it holds until the command layer saw it complete.
   struct Pending {
-    hsa_signal_t signal;
-    void* kernarg;
-    bool owns_signal;
+    hsa_signal_t signal{0};               // completion signal: one pool reference
+    hsa_signal_t dependency{0};           // barrier dependency: a pool reference when the pool made it
+    std::optional<uint64_t> slice;        // kernarg ring ticket
+    void* one_off = nullptr;              // kernarg allocation too large for the ring
   };
   static void on_queue_error(hsa_status_t status, hsa_queue_t* queue, void* data);
+  SignalPool& pool();
   hsa_status_t submit(const void* packet, const char* what, Pending pending);
   hsa_status_t launch_blit(uint64_t kernel_id, const char* name, const void* args, size_t args_size, size_t bytes);
-  hsa_status_t barrier_packet(hsa_signal_t dependency, hsa_signal_t completion, bool owns_completion);
+  hsa_status_t barrier_packet(hsa_signal_t dependency, Pending pending);
+
+  // virtual_gpu_tracking.cpp: the resources of commands in flight.
+  hsa_status_t completion_signal(Pending* pending);
+  hsa_status_t kernarg_for(size_t size, size_t align, void** address, Pending* pending);
+  hsa_status_t one_off_kernarg(size_t size, size_t align, void** address, Pending* pending);
   void reclaim_completed_locked();
+  void give_back_locked(const Pending& pending);
+  void give_back(const Pending& pending);
 
   Device& device_;
   hsa_queue_t* queue_ = nullptr;
+  void* kernarg_base_ = nullptr;
   std::mutex mutex_;
+  std::optional<KernargRing> ring_;  // set once in create()
+  KernargStats stats_;
   std::deque<Pending> pending_;
   std::atomic<hsa_status_t> error_{HSA_STATUS_SUCCESS};
 };
