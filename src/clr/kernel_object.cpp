@@ -5,10 +5,12 @@
 
 #include <mutex>
 #include <new>
+#include <string>
 #include <unordered_map>
 
 #include "clr/device.h"
 #include "common/kernel_abi.h"
+#include "common/trace.h"
 
 namespace rocref::clr {
 namespace {
@@ -28,6 +30,8 @@ uint64_t kernel_object_for(uint64_t kernel_id) {
   if (auto it = g_objects.find(kernel_id); it != g_objects.end()) return it->second;
   Device* device = Device::get();
   if (device == nullptr) return 0;
+  // Once per kernel, on its first launch (the code-object loader's job on hardware).
+  ROCREF_TRACE_SPAN(trace::Layer::Clr, "kernel object: first launch of this kernel", "id=" + std::to_string(kernel_id));
   void* memory = nullptr;
   if (hsa_amd_memory_pool_allocate(device->host_pool(), sizeof(KernelObjectImage), 0, &memory) != HSA_STATUS_SUCCESS) {
     return 0;

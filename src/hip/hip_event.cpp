@@ -1,9 +1,11 @@
 // hip/hip_event.cpp - events as barrier-AND markers with completion signals (HIP-EVT-*).
 //
-// Each record is a fresh signal set to 1 and a marker packet on the stream that
-// decrements it; the GPU model stamps the marker's completion time in the
-// signal's end_ts, which hipEventElapsedTime reads through
-// hsa_amd_profiling_get_dispatch_time.
+// Each record is a marker packet on the stream whose completion signal (from
+// the device's signal pool, set to 1) the GPU model decrements and stamps with
+// the marker's completion time in end_ts, which hipEventElapsedTime reads
+// through hsa_amd_profiling_get_dispatch_time. The event holds a reference to
+// its latest record's signal; re-recording or destroying the event gives it
+// back (the marker command holds its own until it completed).
 #include <hsa/hsa_ext_amd.h>
 
 #include "common/trace.h"
@@ -48,16 +50,10 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
   hipError_t error = hipSuccess;
   rocref::clr::VirtualGpu* gpu = rocref::hip::virtual_gpu(s, &error);
   if (gpu == nullptr) return result(error);
-  hsa_signal_t signal;
-  if (hsa_status_t st = hsa_signal_create(1, 0, nullptr, &signal); st != HSA_STATUS_SUCCESS) {
-    return result(rocref::hip::from_hsa(st));
-  }
   std::lock_guard lock(event->mutex);
-  if (hsa_status_t st = gpu->marker(signal); st != HSA_STATUS_SUCCESS) {
-    hsa_signal_destroy(signal);
-    return result(rocref::hip::from_hsa(st));
-  }
-  if (event->recorded) event->retired.push_back(event->signal);
+  hsa_signal_t signal;
+  if (hsa_status_t st = gpu->marker(&signal); st != HSA_STATUS_SUCCESS) return result(rocref::hip::from_hsa(st));
+  if (event->recorded) rocref::hip::device(&error)->signal_pool().release(event->signal);
   event->signal = signal;
   event->recorded = true;
   event->gpu = gpu;
@@ -107,11 +103,9 @@ hipError_t hipEventDestroy(hipEvent_t event) {
   if (event == nullptr || !rocref::hip::unregister_event(event)) return result(hipErrorInvalidResourceHandle);
   {
     std::lock_guard lock(event->mutex);
-    if (event->recorded) {
-      event->gpu->wait_signal(event->signal);  // packets still name the signals
-      event->retired.push_back(event->signal);
-    }
-    for (hsa_signal_t s : event->retired) hsa_signal_destroy(s);
+    // No wait: a pending marker, and any stream waiting on it, hold references of their own.
+    hipError_t error = hipSuccess;
+    if (event->recorded) rocref::hip::device(&error)->signal_pool().release(event->signal);
   }
   delete event;
   return hipSuccess;

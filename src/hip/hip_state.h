@@ -24,10 +24,11 @@ struct ihipStream_t {
 struct ihipEvent_t {
   unsigned flags = hipEventDefault;
   std::mutex mutex;
-  hsa_signal_t signal{0};   // the latest record: 1 while its marker is pending, then 0
+  // The latest record's marker signal, 1 while the marker is pending, then 0; the
+  // event holds a reference in the device's signal pool, so it is not reused under it.
+  hsa_signal_t signal{0};
   bool recorded = false;
   rocref::clr::VirtualGpu* gpu = nullptr;  // the stream of the latest record
-  std::vector<hsa_signal_t> retired;       // earlier records' signals, still named by packets
 };
 
 namespace rocref::hip {

@@ -58,6 +58,8 @@ hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int
   if (s == nullptr || event == nullptr || !rocref::hip::known_event(event)) {
     return result(hipErrorInvalidResourceHandle);
   }
+  // Locked: a concurrent re-record gives the old signal back; wait_for takes its reference first.
+  std::lock_guard lock(event->mutex);
   if (!event->recorded) return hipSuccess;  // HIP-STR-4: waiting on an unrecorded event is no wait
   hipError_t error = hipSuccess;
   rocref::clr::VirtualGpu* gpu = rocref::hip::virtual_gpu(s, &error);

@@ -1,0 +1,37 @@
+// clr/clr_mutant.h - planted bugs in the kernarg ring and signal pool that the
+// property test (tests/property/clr) must catch: a check that cannot fail proves nothing.
+//
+// Compiled in only for the test-only rocref_clr_pools_mutable library
+// (ROCREF_CLR_MUTANTS); elsewhere clr_mutant_active() is a constant false.
+#pragma once
+
+#include <cstdint>
+
+namespace rocref::clr {
+
+enum class ClrMutant : uint32_t {
+  WrapOverLiveSlices,  // the ring wraps to its start without checking the oldest live slice
+  AlignmentIgnored,    // slices only 16-byte aligned whatever the kernel asked for
+  ReuseWhileHeld,      // the pool frees a signal on any release, ignoring other holders
+  NoResetOnReuse,      // the pool hands a reused signal out with its old value
+  kCount
+};
+
+#ifdef ROCREF_CLR_MUTANTS
+bool clr_mutant_active(ClrMutant m) noexcept;
+void set_clr_mutant(ClrMutant m, bool on) noexcept;
+class ScopedClrMutant {
+ public:
+  explicit ScopedClrMutant(ClrMutant m) : m_(m) { set_clr_mutant(m_, true); }
+  ~ScopedClrMutant() { set_clr_mutant(m_, false); }
+  ScopedClrMutant(const ScopedClrMutant&) = delete;
+  ScopedClrMutant& operator=(const ScopedClrMutant&) = delete;
+
+ private:
+  ClrMutant m_;
+};
+#else
+constexpr bool clr_mutant_active(ClrMutant) noexcept { return false; }
+#endif
+
+}  // namespace rocref::clr
