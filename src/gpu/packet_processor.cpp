@@ -41,7 +41,7 @@ enum class Kind : uint8_t {
   BarrierValue,
   Agent,
   Pm4Ib,          // ROCR's PM4-IB vendor packet, run by gpu/pm4 (PM4-AQL-1)
-  ForeignKernel,  // a ROCR blit kernel, emulated by gpu/blit (BLIT-REC-1)
+  ForeignKernel,  // a ROCR or ROCclr blit kernel, emulated by gpu/blit (BLIT-REC-1, BLIT-REC-3)
   NoOp,           // mutant VendorTypeAcceptedAsValid: a type-0 slot taken as a packet
   ConsumedInvalid,  // mutant InvalidHeaderConsumed: an INVALID slot taken as a packet
 };
@@ -185,7 +185,7 @@ struct PacketProcessor::Impl {
         if (auto fault = check_kernel_dispatch(f.dispatch)) return fault;
         if (auto fault = resolve_kernel(f.dispatch, *binding.memory, &f.kernel)) {
           if (fault->status != HSA_STATUS_ERROR_INVALID_PACKET_FORMAT) return fault;
-          // BLIT-REC-2: not a rocref kernel; launch it only if it is one of ROCR's blit kernels.
+          // BLIT-REC-2: not a rocref kernel; launch it only if it is a ROCR or ROCclr blit kernel.
           const blit::ForeignResult r = blit::recognise_foreign_kernel(f.dispatch, *binding.memory);
           if (r.outcome != blit::ForeignOutcome::Completed) {
             fault->what += "; " + r.what;
@@ -374,6 +374,10 @@ struct PacketProcessor::Impl {
       }
       case Kind::ForeignKernel: {
         const blit::ForeignResult r = blit::run_foreign_kernel(f.dispatch, *binding.memory);
+        if (r.outcome == blit::ForeignOutcome::Fault) {  // BLIT-FAULT-1: a GPU page fault, as a kernel's
+          *fault = PacketFault{kStatusApertureViolation, r.what, r.address};
+          return std::nullopt;
+        }
         if (r.outcome != blit::ForeignOutcome::Completed) {
           *fault = PacketFault{HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, r.what, f.dispatch.kernel_object};
           return std::nullopt;

@@ -19,6 +19,9 @@ const char* blit_kernel_name(BlitKernel k) noexcept {
     case BlitKernel::CopyAligned: return "CopyAligned";
     case BlitKernel::CopyMisaligned: return "CopyMisaligned";
     case BlitKernel::Fill: return "Fill";
+    case BlitKernel::RocclrCopyBuffer: return "__amd_rocclr_copyBuffer";
+    case BlitKernel::RocclrCopyBufferAligned: return "__amd_rocclr_copyBufferAligned";
+    case BlitKernel::RocclrFillBufferAligned: return "__amd_rocclr_fillBufferAligned";
   }
   return "?";
 }
@@ -36,6 +39,10 @@ std::vector<uint32_t> prologue(BlitKernel k) {
       break;
     case BlitKernel::Fill:  // s[4:7], s[8:11] <- 0x0, 0x10
       for (uint32_t i = 0; i < 2; ++i) load(p, kSmemLoadDwordx4, 4 + 4 * i, 0x10 * i);
+      break;
+    case BlitKernel::RocclrCopyBuffer:
+    case BlitKernel::RocclrCopyBufferAligned:
+    case BlitKernel::RocclrFillBufferAligned:
       break;
   }
   return p;

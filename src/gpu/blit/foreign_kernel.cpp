@@ -1,34 +1,30 @@
-// gpu/blit/foreign_kernel.cpp - recognise a foreign kernel's code and emulate ROCR's blit kernels.
+// gpu/blit/foreign_kernel.cpp - recognise a foreign kernel's code; emulate ROCR's blit kernels, hand on ROCclr's.
 #include "gpu/blit/foreign_kernel.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+
+#include "gpu/blit/blit_move.h"
+#include "gpu/blit/rocclr_emulation.h"
+#include "gpu/blit/rocclr_kernels.h"
 
 namespace rocref::gpu::blit {
 namespace {
 
-constexpr uint64_t kEntryOffsetField = 16;  // kernel_code_entry_byte_offset, descriptor and amd_kernel_code_t
+// Bytes 8 and 16 of a kernel descriptor: kernarg_size (code object v3 and later; ROCR's
+// amd_kernel_code_t has other fields there) and kernel_code_entry_byte_offset (both).
+constexpr uint64_t kKernargSizeField = 8, kEntryOffsetField = 16, kDescriptorHead = 24;
+constexpr size_t kCodeWindowDwords = std::max(kFingerprintDwords, kRocclrFingerprintDwords);
 
-std::string hex(uint64_t v) {
-  char s[24];
-  std::snprintf(s, sizeof s, "0x%llx", static_cast<unsigned long long>(v));
-  return s;
-}
-
-ForeignResult error(BlitKernel k, std::string what) {
-  ForeignResult r;
-  r.outcome = ForeignOutcome::Error;
-  r.kernel = k;
-  r.what = std::move(what);
-  return r;
-}
+std::string hex(uint64_t v) { return hex_address(v); }
 
 template <typename Args>
-bool read_args(MemoryAccess& mem, uint64_t va, Args* out) {
+std::optional<ForeignResult> read_args(MemoryAccess& mem, BlitKernel k, uint64_t va, Args* out) {
   const void* p = mem.translate(va, sizeof(Args), Access::Read);
-  if (p == nullptr) return false;
+  if (p == nullptr) return blit_fault(k, "BLIT-FAULT-1: kernarg segment", va);
   std::memcpy(out, p, sizeof(Args));
-  return true;
+  return std::nullopt;
 }
 
 // BLIT-COPY-1: the phases tile [start, end) in order, and dst follows src by one fixed offset.
@@ -40,45 +36,33 @@ bool phases_consistent(const uint64_t* src, const uint64_t* dst, size_t n) {
   return true;
 }
 
-ForeignResult copy(MemoryAccess& mem, BlitKernel k, uint64_t src, uint64_t dst, uint64_t bytes) {
-  ForeignResult r;
-  r.kernel = k;
-  if (bytes != 0) {
-    const void* s = mem.translate(src, bytes, Access::Read);
-    if (s == nullptr) return error(k, "BLIT-COPY-1: source " + hex(src) + " not mapped");
-    void* d = mem.translate(dst, bytes, Access::Write);
-    if (d == nullptr) return error(k, "BLIT-COPY-1: destination " + hex(dst) + " not mapped");
-    std::memmove(d, s, bytes);
-  }
-  r.outcome = ForeignOutcome::Completed;
-  r.bytes = bytes;
-  return r;
-}
-
 }  // namespace
 
 ForeignResult recognise_foreign_kernel(const hsa_kernel_dispatch_packet_t& packet, MemoryAccess& mem) {
   ForeignResult r;
   const uint64_t ko = packet.kernel_object;
-  const auto* entry_offset =
-      ko == 0 ? nullptr : static_cast<const int64_t*>(mem.translate(ko + kEntryOffsetField, 8, Access::Read));
-  if (entry_offset == nullptr) {
+  const auto* head = ko == 0 ? nullptr : static_cast<const uint8_t*>(mem.translate(ko, kDescriptorHead, Access::Read));
+  if (head == nullptr) {
     r.what = "BLIT-REC-2: kernel object " + hex(ko) + " not mapped";
     return r;
   }
-  const uint64_t entry = ko + uint64_t(*entry_offset);
-  const auto* code =
-      static_cast<const uint32_t*>(mem.translate(entry, kFingerprintDwords * 4, Access::Read));
+  int64_t entry_offset = 0;
+  uint32_t kernarg_size = 0;
+  std::memcpy(&entry_offset, head + kEntryOffsetField, sizeof entry_offset);
+  std::memcpy(&kernarg_size, head + kKernargSizeField, sizeof kernarg_size);
+  const uint64_t entry = ko + uint64_t(entry_offset);
+  const auto* code = static_cast<const uint32_t*>(mem.translate(entry, kCodeWindowDwords * 4, Access::Read));
   if (code == nullptr) {
     r.what = "BLIT-REC-2: code of kernel object " + hex(ko) + " at " + hex(entry) + " not mapped";
     return r;
   }
-  r.kernel = recognise(code, kFingerprintDwords);
+  r.kernel = recognise(code, kCodeWindowDwords);
+  if (!r.kernel) r.kernel = recognise_rocclr(kernarg_size, code, kCodeWindowDwords);
   if (!r.kernel) {
     char first[64];
     std::snprintf(first, sizeof first, "%08x %08x %08x %08x", code[0], code[1], code[2], code[3]);
     r.what = "BLIT-REC-2: kernel object " + hex(ko) + " (code " + first +
-             ") is neither a rocref kernel nor a ROCR blit kernel; foreign ISA is not executed";
+             ") is neither a rocref kernel nor a ROCR or ROCclr blit kernel; foreign ISA is not executed";
     return r;
   }
   r.outcome = ForeignOutcome::Completed;
@@ -86,56 +70,58 @@ ForeignResult recognise_foreign_kernel(const hsa_kernel_dispatch_packet_t& packe
 }
 
 ForeignResult run_foreign_kernel(const hsa_kernel_dispatch_packet_t& packet, MemoryAccess& mem) {
-  ForeignResult r = recognise_foreign_kernel(packet, mem);
+  const ForeignResult r = recognise_foreign_kernel(packet, mem);
   if (r.outcome != ForeignOutcome::Completed) return r;
-  r.outcome = ForeignOutcome::NotRecognised;
-  const std::optional<BlitKernel> k = r.kernel;
+  const BlitKernel k = *r.kernel;
   const uint64_t ka = reinterpret_cast<uintptr_t>(packet.kernarg_address);
-  switch (*k) {
+  switch (k) {
     case BlitKernel::CopyAligned: {
       CopyAlignedArgs a;
-      if (!read_args(mem, ka, &a)) return error(*k, "BLIT-ARG-1: kernarg " + hex(ka) + " not mapped");
+      if (auto f = read_args(mem, k, ka, &a)) return *f;
       const uint64_t src[] = {a.phase1_src_start, a.phase2_src_start, a.phase3_src_start, a.phase4_src_start,
                               a.phase4_src_end};
       const uint64_t dst[] = {a.phase1_dst_start, a.phase2_dst_start, a.phase3_dst_start, a.phase4_dst_start,
                               a.phase4_dst_end};
       if (a.num_workitems == 0 || !phases_consistent(src, dst, 5)) {
-        return error(*k, "BLIT-ARG-1: CopyAligned kernargs are inconsistent");
+        return blit_error(k, "BLIT-ARG-1: CopyAligned kernargs are inconsistent");
       }
-      return copy(mem, *k, a.phase1_src_start, a.phase1_dst_start, a.phase4_src_end - a.phase1_src_start);
+      return move_range(mem, k, a.phase1_src_start, a.phase1_dst_start, a.phase4_src_end - a.phase1_src_start);
     }
     case BlitKernel::CopyMisaligned: {
       CopyMisalignedArgs a;
-      if (!read_args(mem, ka, &a)) return error(*k, "BLIT-ARG-1: kernarg " + hex(ka) + " not mapped");
+      if (auto f = read_args(mem, k, ka, &a)) return *f;
       const uint64_t src[] = {a.phase1_src_start, a.phase2_src_start, a.phase2_src_end};
       const uint64_t dst[] = {a.phase1_dst_start, a.phase2_dst_start, a.phase2_dst_end};
       if (a.num_workitems == 0 || !phases_consistent(src, dst, 3)) {
-        return error(*k, "BLIT-ARG-1: CopyMisaligned kernargs are inconsistent");
+        return blit_error(k, "BLIT-ARG-1: CopyMisaligned kernargs are inconsistent");
       }
-      return copy(mem, *k, a.phase1_src_start, a.phase1_dst_start, a.phase2_src_end - a.phase1_src_start);
+      return move_range(mem, k, a.phase1_src_start, a.phase1_dst_start, a.phase2_src_end - a.phase1_src_start);
     }
     case BlitKernel::Fill: {
       FillArgs a;
-      if (!read_args(mem, ka, &a)) return error(*k, "BLIT-ARG-1: kernarg " + hex(ka) + " not mapped");
+      if (auto f = read_args(mem, k, ka, &a)) return *f;
       const uint64_t start = a.phase1_dst_start, end = a.phase2_dst_end;
       // BLIT-FILL-1: the kernel fills dword-aligned regions only.
       if (a.num_workitems == 0 || a.phase2_dst_start < start || end < a.phase2_dst_start || (start & 3) ||
           ((end - start) & 3)) {
-        return error(*k, "BLIT-ARG-1: Fill kernargs are inconsistent or not dword-aligned");
+        return blit_error(k, "BLIT-ARG-1: Fill kernargs are inconsistent or not dword-aligned");
       }
       const uint64_t bytes = end - start;
       if (bytes != 0) {
         auto* d = static_cast<uint32_t*>(mem.translate(start, bytes, Access::Write));
-        if (d == nullptr) return error(*k, "BLIT-FILL-1: destination " + hex(start) + " not mapped");
+        if (d == nullptr) return blit_fault(k, "BLIT-FAULT-1: destination", start);
         for (uint64_t i = 0; i < bytes / 4; ++i) d[i] = a.value;
       }
-      r.outcome = ForeignOutcome::Completed;
-      r.kernel = k;
-      r.bytes = bytes;
-      return r;
+      return blit_completed(k, bytes);
     }
+    case BlitKernel::RocclrCopyBuffer:
+    case BlitKernel::RocclrCopyBufferAligned:
+    case BlitKernel::RocclrFillBufferAligned:
+      return run_rocclr_kernel(k, packet, mem);
   }
-  return r;
+  ForeignResult unknown;  // a BlitKernel value out of range: never run
+  unknown.what = "BLIT-REC-2: kernel object " + hex(packet.kernel_object) + " recognised as no known kernel";
+  return unknown;
 }
 
 }  // namespace rocref::gpu::blit

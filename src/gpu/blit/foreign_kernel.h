@@ -2,31 +2,19 @@
 //
 // The hook between the AQL packet processor and the blit emulation: when the
 // descriptor's code is not a rocref KernelCode record, the processor hands the
-// dispatch packet here. A recognised ROCR blit kernel is emulated with its real
-// kernarg layout (BLIT-*); anything else comes back NotRecognised with a
+// dispatch packet here. A recognised ROCR or ROCclr blit kernel is emulated with
+// its real kernarg layout (BLIT-*); anything else comes back NotRecognised with a
 // diagnostic naming the kernel object and its first code dwords, and the
 // processor puts the queue in error (never a hang, never a silent completion).
 #pragma once
 
 #include <hsa/hsa.h>
 
-#include <cstdint>
-#include <optional>
-#include <string>
-
 #include "gpu/blit/blit_kernels.h"
+#include "gpu/blit/blit_result.h"
 #include "gpu/memory_access.h"
 
 namespace rocref::gpu::blit {
-
-enum class ForeignOutcome : uint8_t { NotRecognised, Completed, Error };
-
-struct ForeignResult {
-  ForeignOutcome outcome = ForeignOutcome::NotRecognised;
-  std::optional<BlitKernel> kernel;
-  uint64_t bytes = 0;  // moved or filled
-  std::string what;    // on NotRecognised or Error: starts with the clause
-};
 
 // Recognition only, no side effects (the processor calls it at launch): Completed with `kernel`
 // set when the code is a blit kernel, else NotRecognised with the diagnostic.

@@ -112,6 +112,36 @@ TEST(HipMemory, HIP_MEM_5_MemsetFillsBytes) {
   hipGetLastError();
 }
 
+// Byte and 32-bit fills at aligned and unaligned starts with ragged ends, each at least one
+// 8-byte word long (a shorter unaligned fill is MemsetFillsBytes' second case).
+TEST(HipMemory, HIP_MEM_5_MemsetFormsFillExactlyTheirRange) {
+  HIP_CLAUSE("HIP-MEM-5");
+  const size_t n = 4096;
+  uint8_t* d = nullptr;
+  ASSERT_HIP_OK(hipMalloc(reinterpret_cast<void**>(&d), n));
+  std::vector<uint8_t> want(n, 0x5a);
+  ASSERT_HIP_OK(hipMemset(d, 0x5a, n));
+  const auto bytes = [&](size_t at, uint8_t v, size_t count) {
+    for (size_t i = 0; i < count; ++i) want[at + i] = v;
+  };
+  const auto dwords = [&](size_t at, uint32_t v, size_t count) {
+    for (size_t i = 0; i < count * 4; ++i) want[at + i] = static_cast<uint8_t>(v >> (8 * (i % 4)));
+  };
+  ASSERT_HIP_OK(hipMemset(d + 3, 0xc3, 1000));
+  bytes(3, 0xc3, 1000);
+  ASSERT_HIP_OK(hipMemsetAsync(d + 1101, 0x7e, 37, 0));
+  bytes(1101, 0x7e, 37);
+  ASSERT_HIP_OK(hipMemsetD32(d + 2052, 0x01020304, 101));  // 4 past an 8-byte boundary
+  dwords(2052, 0x01020304, 101);
+  ASSERT_HIP_OK(hipMemsetD32(d + 3000, static_cast<int>(0xdeadbeefu), 7));  // ends 4 past one
+  dwords(3000, 0xdeadbeefu, 7);
+  ASSERT_HIP_OK(hipDeviceSynchronize());
+  std::vector<uint8_t> h(n, 0);
+  ASSERT_HIP_OK(hipMemcpy(h.data(), d, n, hipMemcpyDeviceToHost));
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(h[i], want[i]) << i;
+  hipFree(d);
+}
+
 TEST(HipMemory, HIP_MEM_6_HostMallocIsUsableByKernels) {
   HIP_CLAUSE("HIP-MEM-6");
   int* h = nullptr;

@@ -130,6 +130,26 @@ TEST(Blit, BLIT_FILL_1_UnalignedFillIsAnError) {
   EXPECT_EQ(buf, std::vector<uint32_t>(8, 0));
 }
 
+TEST(Blit, BLIT_FAULT_1_UnmappedRangeIsAPageFaultAndMovesNothing) {
+  FlatMemory mem;  // address 0 is its one unmapped address
+  CodeObject copy(code_of(BlitKernel::CopyMisaligned));
+  std::vector<uint8_t> dst(64, 0);
+  const uint64_t d = reinterpret_cast<uintptr_t>(dst.data());
+  alignas(16) CopyMisalignedArgs a{0, d, 32, d + 32, 64, d + 64, 64};
+  ForeignResult r = run_foreign_kernel(dispatch(copy, &a), mem);
+  EXPECT_EQ(r.outcome, ForeignOutcome::Fault);
+  EXPECT_EQ(r.address, 0u);
+  EXPECT_EQ(dst, std::vector<uint8_t>(64, 0));
+  CodeObject fill(code_of(BlitKernel::Fill));
+  alignas(16) FillArgs f{0, 0, 8, 1, 64};
+  r = run_foreign_kernel(dispatch(fill, &f), mem);
+  EXPECT_EQ(r.outcome, ForeignOutcome::Fault);
+  EXPECT_EQ(r.address, 0u);
+  r = run_foreign_kernel(dispatch(fill, nullptr), mem);  // kernargs not mapped
+  EXPECT_EQ(r.outcome, ForeignOutcome::Fault);
+  EXPECT_NE(r.what.find("BLIT-FAULT-1: kernarg"), std::string::npos) << r.what;
+}
+
 TEST(Blit, BLIT_REC_2_UnknownKernelIsReportedWithItsObjectAndCode) {
   FlatMemory mem;
   CodeObject co({0xBF810000u});  // just s_endpgm

@@ -1,10 +1,12 @@
 // tests/unit/gpu/errors_test.cpp - every queue-error path of the packet processor (AQL-ERR-*).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <stdexcept>
 
+#include "gpu/blit/rocclr_kernels.h"
 #include "gpu/packet_checks.h"
 #include "gpu/packet_processor.h"
 #include "queue_fixture.h"
@@ -301,6 +303,59 @@ TEST_F(ErrorTest, AQL_ERR_3_ErrorOnOneQueueLeavesAnotherRunning) {
   EXPECT_TRUE(pa.in_error());
   EXPECT_FALSE(pb.in_error());
   EXPECT_EQ(lb.calls, 0);
+}
+
+// A ROCclr copyBuffer code object: the descriptor's kernarg size and code with its fingerprint.
+struct RocclrCopyObject {
+  alignas(256) std::array<uint8_t, 256 + 32 * 4> bytes{};
+  RocclrCopyObject() {
+    const blit::RocclrFingerprint fp = blit::rocclr_fingerprint(blit::BlitKernel::RocclrCopyBuffer);
+    const int64_t entry = 256;
+    std::memcpy(bytes.data() + 8, &fp.kernarg_size, 4);
+    std::memcpy(bytes.data() + 16, &entry, 8);
+    for (const blit::CodeFact& f : fp.facts) std::memcpy(bytes.data() + 256 + 4 * f.index, &f.value, 4);
+  }
+  uint64_t address() const { return reinterpret_cast<uintptr_t>(bytes.data()); }
+};
+
+TEST_F(ErrorTest, BLIT_FAULT_1_BlitKernelPageFaultIsAnApertureViolation) {
+  RocclrCopyObject object;
+  std::vector<uint8_t> dst(16, 0);
+  // Source 0: FlatMemory's one unmapped address, as an unmapped page under GPUVM.
+  const blit::RocclrCopyBufferArgs args{0, reinterpret_cast<uintptr_t>(dst.data()), 0, 0, 4, 0, 0, 0};
+  TestQueue queue;
+  ErrorLog log;
+  PacketProcessor proc(binding(queue, log));
+  TestSignal done(1);
+  queue.submit(dispatch_packet(object.address(), done.handle(), 256, 256, &args));
+  proc.drain();
+  // The kernel launched, and faults when it runs: the queue's error, not the packet's completion.
+  EXPECT_EQ(log.calls, 1);
+  EXPECT_EQ(log.status, kStatusApertureViolation);
+  EXPECT_EQ(proc.error_status(), kStatusApertureViolation);
+  EXPECT_EQ(done.value(), 1);
+  ASSERT_TRUE(proc.last_error());
+  EXPECT_EQ(proc.last_error()->address, 0u);
+  EXPECT_NE(proc.last_error()->what.find("BLIT-FAULT-1"), std::string::npos) << proc.last_error()->what;
+  EXPECT_EQ(dst, std::vector<uint8_t>(16, 0));
+}
+
+TEST_F(ErrorTest, BLIT_REC_3_RocclrCopyRunsAndCompletes) {
+  RocclrCopyObject object;
+  std::vector<uint8_t> src(13), dst(13, 0);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i + 1);
+  const blit::RocclrCopyBufferArgs args{reinterpret_cast<uintptr_t>(src.data()),
+                                        reinterpret_cast<uintptr_t>(dst.data()), 0, 0, 13 / 4 + 1, 13 % 4, 0, 0};
+  TestQueue queue;
+  ErrorLog log;
+  PacketProcessor proc(binding(queue, log));
+  TestSignal done(1);
+  queue.submit(dispatch_packet(object.address(), done.handle(), 256, 256, &args));
+  proc.drain();
+  EXPECT_FALSE(proc.in_error());
+  EXPECT_EQ(log.calls, 0);
+  EXPECT_EQ(done.value(), 0);
+  EXPECT_EQ(dst, src);
 }
 
 TEST_F(ErrorTest, BadBindingsAreErrorsNotCrashes) {
