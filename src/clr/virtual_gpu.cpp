@@ -12,6 +12,7 @@
 #include "clr/kernel_object.h"
 #include "clr/signal_pool.h"
 #include "common/trace.h"
+#include "common/tsan_sync.h"
 
 namespace rocref::clr {
 namespace {
@@ -79,6 +80,7 @@ hsa_status_t VirtualGpu::submit(const void* packet, const char* what, Pending pe
     pending_.push_back(pending);
   }
   ROCREF_TRACE_EVENT(trace::Layer::Clr, "AQL packet written", std::string(what) + " id=" + std::to_string(id));
+  tsan::release(slot);  // the GPU model reads the slot through another mapping (common/tsan_sync.h)
   __atomic_store_n(reinterpret_cast<uint32_t*>(slot), header_setup, __ATOMIC_RELEASE);
   ROCREF_TRACE_EVENT(trace::Layer::Clr, "header release-stored", "id=" + std::to_string(id));
   hsa_signal_store_screlease(queue_->doorbell_signal, static_cast<hsa_signal_value_t>(id));

@@ -7,6 +7,7 @@
 
 #include "common/backoff.h"
 #include "common/mutant.h"
+#include "common/tsan_sync.h"
 
 namespace rocref::sig {
 namespace {
@@ -37,7 +38,12 @@ bool condition_holds(hsa_signal_condition_t condition, int64_t value, int64_t co
   return false;
 }
 
-int64_t Signal::load(MemoryOrder order) const noexcept { return value_of(signal_).load(load_order(order)); }
+int64_t Signal::load(MemoryOrder order) const noexcept {
+  const int64_t value = value_of(signal_).load(load_order(order));
+  // On the host signal_ is the handle: pairs with the GPU model's release (tsan_sync.h).
+  if (load_order(order) != std::memory_order_relaxed) tsan::acquire(signal_);
+  return value;
+}
 
 void Signal::store(int64_t value, MemoryOrder order) noexcept {
   value_of(signal_).store(value, store_order(order));

@@ -9,8 +9,10 @@ namespace rocref::trace {
 std::atomic<bool> g_enabled{false};
 
 namespace {
-std::mutex g_mutex;
-std::vector<Event> g_events;
+// Never destroyed: the runtime's own threads (the HSA async handler, the GPU model's
+// engines) may still close a span opened while tracing was on as the process exits.
+std::mutex& g_mutex = *new std::mutex;
+std::vector<Event>& g_events = *new std::vector<Event>;
 std::chrono::steady_clock::time_point g_origin = std::chrono::steady_clock::now();
 std::atomic<uint32_t> g_next_thread{0};
 thread_local uint32_t t_thread = g_next_thread.fetch_add(1, std::memory_order_relaxed);

@@ -17,6 +17,7 @@
 #include "common/mutant.h"
 #include "common/signal.h"
 #include "common/trace.h"
+#include "common/tsan_sync.h"
 #include "gpu/blit/foreign_kernel.h"
 #include "gpu/kernel_executor.h"
 #include "gpu/packet_checks.h"
@@ -246,6 +247,7 @@ struct PacketProcessor::Impl {
     }
     // AQL-PUB-3: the acquire pairs with the producer's release of header+setup.
     const uint32_t word = std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(slot)).load(std::memory_order_acquire);
+    tsan::acquire(reinterpret_cast<const void*>(static_cast<uintptr_t>(va)));  // the slot at the producer's address (tsan_sync.h)
     const auto header = static_cast<uint16_t>(word);
     // AQL-INV-1: INVALID means the producer has not published yet: wait.
     if (aql::header_type(header) == HSA_PACKET_TYPE_INVALID && !mutant_active(Mutant::InvalidHeaderConsumed)) {
@@ -427,6 +429,8 @@ struct PacketProcessor::Impl {
     // HSA-PROF-1: dispatch start and end in the model clock, visible before the decrement.
     std::atomic_ref<uint64_t>(signal->start_ts).store(launch_ticks, std::memory_order_relaxed);
     std::atomic_ref<uint64_t>(signal->end_ts).store(gpu_clock_ticks(), std::memory_order_relaxed);
+    // The decrement goes through the arena's mapping; tell TSan it releases at the handle (tsan_sync.h).
+    tsan::release(reinterpret_cast<const void*>(static_cast<uintptr_t>(completion)));
     // AQL-SIG-2, AQL-SIG-3: atomic decrement, then mailbox and interrupt.
     const sig::CompletionOutcome outcome = sig::complete_signal(signal, &translate_mailbox, binding.memory);
     ROCREF_TRACE_EVENT(trace::Layer::Gpu, "completion: signal decremented",
