@@ -121,14 +121,16 @@ TEST_F(VirtualGpuTest, RingWrapsPastCompletedSlicesOnly) {
   auto gpu = make(256);  // eight 32-byte slices
   ASSERT_TRUE(gpu);
   std::vector<uint32_t> out(9, 0);
-  std::atomic<bool> gate{false};
-  // Dispatch 2 holds the GPU: 0 and 1 complete, 2..7 fill the ring to its end.
+  std::atomic<bool> first{false}, third{false};
+  // Dispatch 0 holds the GPU while 0..7 fill the ring to its end, so nothing is reclaimed early.
   for (uint32_t i = 0; i < 8; ++i) {
-    const Args args{i, i + 1, out.data(), i == 2 ? &gate : nullptr};
-    ASSERT_EQ(gpu->launch(dispatch_of(record_kernel(), args)), HSA_STATUS_SUCCESS);
+    std::atomic<bool>* gate = i == 0 ? &first : i == 2 ? &third : nullptr;
+    ASSERT_EQ(gpu->launch(dispatch_of(record_kernel(), Args{i, i + 1, out.data(), gate})), HSA_STATUS_SUCCESS);
   }
+  EXPECT_EQ(gpu->kernarg_stats().live_slices, 8u);
+  // Then 0 and 1 complete and dispatch 2 holds the GPU; idle() reclaims what completed.
+  first.store(true, std::memory_order_release);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  // idle() reclaims what completed: 0 and 1 give their slices back.
   while (!gpu->idle() && gpu->kernarg_stats().live_slices > 6 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::yield();
   }
@@ -140,7 +142,7 @@ TEST_F(VirtualGpuTest, RingWrapsPastCompletedSlicesOnly) {
   EXPECT_EQ(stats.wraps, 1u);
   EXPECT_EQ(stats.full_waits, 0u);
   EXPECT_EQ(stats.live_slices, 7u);
-  gate.store(true, std::memory_order_release);
+  third.store(true, std::memory_order_release);
   ASSERT_EQ(gpu->synchronize(), HSA_STATUS_SUCCESS);
   for (uint32_t i = 0; i < out.size(); ++i) EXPECT_EQ(out[i], i + 1) << i;
 }
