@@ -48,7 +48,7 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
   ihipStream_t* s = rocref::hip::resolve_stream(stream);
   if (s == nullptr) return result(hipErrorInvalidResourceHandle);
   hipError_t error = hipSuccess;
-  rocref::clr::VirtualGpu* gpu = rocref::hip::virtual_gpu(s, &error);
+  std::shared_ptr<rocref::clr::VirtualGpu> gpu = rocref::hip::shared_virtual_gpu(s, &error);
   if (gpu == nullptr) return result(error);
   std::lock_guard lock(event->mutex);
   hsa_signal_t signal;
@@ -56,7 +56,7 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
   if (event->recorded) rocref::hip::device(&error)->signal_pool().release(event->signal);
   event->signal = signal;
   event->recorded = true;
-  event->gpu = gpu;
+  event->gpu = std::move(gpu);
   return hipSuccess;
 }
 

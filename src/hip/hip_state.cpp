@@ -85,7 +85,7 @@ ihipStream_t* resolve_stream(hipStream_t stream) {
   return g_streams.contains(stream) ? stream : nullptr;
 }
 
-clr::VirtualGpu* virtual_gpu(ihipStream_t* stream, hipError_t* error) {
+std::shared_ptr<clr::VirtualGpu> shared_virtual_gpu(ihipStream_t* stream, hipError_t* error) {
   clr::Device* d = device(error);
   if (d == nullptr) return nullptr;
   std::lock_guard lock(stream->mutex);
@@ -97,7 +97,11 @@ clr::VirtualGpu* virtual_gpu(ihipStream_t* stream, hipError_t* error) {
       return nullptr;
     }
   }
-  return stream->gpu.get();
+  return stream->gpu;
+}
+
+clr::VirtualGpu* virtual_gpu(ihipStream_t* stream, hipError_t* error) {
+  return shared_virtual_gpu(stream, error).get();
 }
 
 bool register_stream(ihipStream_t* stream) { return g_streams.insert(stream); }

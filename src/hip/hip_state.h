@@ -18,7 +18,8 @@
 struct ihipStream_t {
   unsigned flags = hipStreamDefault;
   std::mutex mutex;                          // creation of the virtual GPU
-  std::unique_ptr<rocref::clr::VirtualGpu> gpu;  // made on first command
+  // Made on first command; shared with events recorded on it, which may outlive the stream.
+  std::shared_ptr<rocref::clr::VirtualGpu> gpu;
 };
 
 struct ihipEvent_t {
@@ -28,7 +29,7 @@ struct ihipEvent_t {
   // event holds a reference in the device's signal pool, so it is not reused under it.
   hsa_signal_t signal{0};
   bool recorded = false;
-  rocref::clr::VirtualGpu* gpu = nullptr;  // the stream of the latest record
+  std::shared_ptr<rocref::clr::VirtualGpu> gpu;  // the stream of the latest record
 };
 
 namespace rocref::hip {
@@ -46,6 +47,8 @@ clr::Device* device(hipError_t* error);
 ihipStream_t* resolve_stream(hipStream_t stream);
 // The stream's virtual GPU, made on first use.
 clr::VirtualGpu* virtual_gpu(ihipStream_t* stream, hipError_t* error);
+// The same, as a reference that keeps the virtual GPU alive after hipStreamDestroy.
+std::shared_ptr<clr::VirtualGpu> shared_virtual_gpu(ihipStream_t* stream, hipError_t* error);
 
 bool register_stream(ihipStream_t* stream);
 bool unregister_stream(ihipStream_t* stream);

@@ -109,6 +109,20 @@ TEST(HipEvent, HIP_EVT_1_RecordSynchronizeQuery) {
   hipGetLastError();
 }
 
+// An event is independent of the stream it was recorded on: it may outlive it.
+TEST(HipEvent, HIP_EVT_1_EventOutlivesItsStream) {
+  HIP_CLAUSE("HIP-EVT-1");
+  hipStream_t s = nullptr;
+  hipEvent_t e = nullptr;
+  ASSERT_HIP_OK(hipStreamCreate(&s));
+  ASSERT_HIP_OK(hipEventCreate(&e));
+  ASSERT_HIP_OK(hipEventRecord(e, s));
+  ASSERT_HIP_OK(hipStreamDestroy(s));
+  EXPECT_HIP(hipSuccess, hipEventSynchronize(e));
+  EXPECT_HIP(hipSuccess, hipEventQuery(e));
+  EXPECT_HIP(hipSuccess, hipEventDestroy(e));
+}
+
 TEST(HipEvent, HIP_EVT_2_ElapsedTimeBetweenRecordedEvents) {
   HIP_CLAUSE("HIP-EVT-2");
   constexpr int n = 4096;
