@@ -29,6 +29,7 @@ inline uint64_t model_clock_ns() noexcept { return clock_ns(CLOCK_BOOTTIME); }
 
 // The CPU counter (cpu_clock_counter) and the GPU reference counter derived from it.
 inline uint64_t cpu_clock_counter() noexcept { return clock_ns(CLOCK_MONOTONIC_RAW); }
-inline uint64_t gpu_clock_ticks() noexcept { return cpu_clock_counter() / (kModelClockHz / kGpuClockHz); }
+inline constexpr uint64_t gpu_ticks_from_cpu_counter(uint64_t cpu) noexcept { return cpu / (kModelClockHz / kGpuClockHz); }
+inline uint64_t gpu_clock_ticks() noexcept { return gpu_ticks_from_cpu_counter(cpu_clock_counter()); }
 
 }  // namespace rocref

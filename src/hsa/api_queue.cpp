@@ -104,8 +104,7 @@ hsa_status_t HSA_API hsa_amd_profiling_get_dispatch_time(hsa_agent_t agent, hsa_
   if (time == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   const uint64_t start = std::atomic_ref<uint64_t>(s->amd.start_ts).load(std::memory_order_acquire);
   const uint64_t end = std::atomic_ref<uint64_t>(s->amd.end_ts).load(std::memory_order_acquire);
-  time->start = rt->timestamp_from_gpu_ticks(*object, start);
-  time->end = rt->timestamp_from_gpu_ticks(*object, end);
+  rt->timestamps_from_gpu_ticks(*object, start, end, &time->start, &time->end);
   return HSA_STATUS_SUCCESS;
 }
 

@@ -141,16 +141,27 @@ uint64_t Runtime::timestamp() const noexcept {
   return clocks.SystemClockCounter;
 }
 
-uint64_t Runtime::timestamp_from_gpu_ticks(const Agent& gpu, uint64_t ticks) const noexcept {
+void Runtime::timestamps_from_gpu_ticks(const Agent& gpu, uint64_t start_ticks, uint64_t end_ticks, uint64_t* start,
+                                        uint64_t* end) const noexcept {
   HsaClockCounters now{};
-  if (hsaKmtGetClockCounters(gpu.node_id(), &now) != HSAKMT_STATUS_SUCCESS) return 0;
+  if (hsaKmtGetClockCounters(gpu.node_id(), &now) != HSAKMT_STATUS_SUCCESS) {
+    *start = *end = 0;
+    return;
+  }
   // The system and GPU counters advance at a fixed ratio; measure it over the
-  // runtime's life so far, then extrapolate back from now to the tick.
+  // runtime's life so far, then extrapolate back from now to each tick.
   const uint64_t gpu_span = now.GPUClockCounter - clock_origin_.GPUClockCounter;
-  if (gpu_span == 0 || clock_origin_.SystemClockCounter == 0) return now.SystemClockCounter;
+  if (gpu_span == 0 || clock_origin_.SystemClockCounter == 0) {
+    *start = *end = now.SystemClockCounter;
+    return;
+  }
   const double ratio = double(now.SystemClockCounter - clock_origin_.SystemClockCounter) / double(gpu_span);
-  const auto back = static_cast<int64_t>(ticks - now.GPUClockCounter);
-  return now.SystemClockCounter + static_cast<uint64_t>(static_cast<int64_t>(ratio * double(back)));
+  auto translate = [&](uint64_t ticks) {
+    const auto back = static_cast<int64_t>(ticks - now.GPUClockCounter);
+    return now.SystemClockCounter + static_cast<uint64_t>(static_cast<int64_t>(ratio * double(back)));
+  };
+  *start = translate(start_ticks);
+  *end = translate(end_ticks);
 }
 
 hsa_status_t Runtime::allocate(MemoryRegion& region, size_t size, void** ptr) {

@@ -50,9 +50,10 @@ class Runtime {
   // Model clock (HSA-SYS-2): the KFD's system counter and its frequency.
   uint64_t timestamp() const noexcept;
   uint64_t timestamp_frequency() const noexcept { return timestamp_frequency_; }
-  // HSA-PROF-1: a GPU clock tick of `gpu`'s node as system time, from the
-  // counters sampled at open and now (ROCR's linear translation).
-  uint64_t timestamp_from_gpu_ticks(const Agent& gpu, uint64_t ticks) const noexcept;
+  // HSA-PROF-1: GPU clock ticks of `gpu`'s node as system time, from the
+  // counters sampled at open and once now (ROCR's linear translation).
+  void timestamps_from_gpu_ticks(const Agent& gpu, uint64_t start_ticks, uint64_t end_ticks, uint64_t* start,
+                                 uint64_t* end) const noexcept;
 
   // Allocations (HSA-MEM-*).
   hsa_status_t allocate(MemoryRegion& region, size_t size, void** ptr);

@@ -89,7 +89,7 @@ int kfd_ioctl_get_clock_counters(IoctlCall& c) {
   auto* args = static_cast<kfd_ioctl_get_clock_counters_args*>(c.args);
   // common/model_clock.h: the counters the command processor stamps with.
   const uint64_t cpu = cpu_clock_counter();
-  args->gpu_clock_counter = args->gpu_id == c.dev.gpu_id() ? cpu / (kModelClockHz / kGpuClockHz) : 0;
+  args->gpu_clock_counter = args->gpu_id == c.dev.gpu_id() ? gpu_ticks_from_cpu_counter(cpu) : 0;
   args->cpu_clock_counter = cpu;
   args->system_clock_counter = model_clock_ns();
   args->system_clock_freq = kModelClockHz;
