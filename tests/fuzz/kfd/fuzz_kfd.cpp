@@ -1,6 +1,6 @@
 // tests/fuzz/kfd/fuzz_kfd.cpp - libFuzzer harness for the KFD ioctl table (src/kfd, spec/kfd.md).
 //
-// Structured: the input is a program of up to 48 operations on two KFD processes (two opens of
+// Structured: the input picks a starting state (prologue) and a program of up to 48 operations on two KFD processes (two opens of
 // /dev/kfd, each with its render node and VM): memory (USERPTR over harness pages, VRAM, GTT,
 // doorbell, MMIO; map, unmap, free, with handles of either process), queues (AQL, SDMA, PM4
 // compute; rings and pointers anywhere), submissions through the doorbell page, events
@@ -15,7 +15,6 @@
 #include <hsa/amd_hsa_signal.h>
 #include <hsa/hsa.h>
 #include <linux/kfd_ioctl.h>
-#include <sched.h>
 #include <sys/mman.h>
 
 #include <array>
@@ -359,7 +358,11 @@ struct Program {
     if (q.type == KFD_IOC_QUEUE_TYPE_COMPUTE_AQL) {
       auto* aq = reinterpret_cast<amd_queue_t*>(q.wptr - offsetof(amd_queue_t, write_dispatch_id));
       const uint64_t slots = q.ring_size / 64;
-      if (slots == 0 || !writable(q.wptr - offsetof(amd_queue_t, write_dispatch_id), sizeof(amd_queue_t))) return;
+      // The harness is the producer: it only writes through aligned queue memory it owns.
+      if (slots == 0 || (q.wptr & 63) != offsetof(amd_queue_t, write_dispatch_id) % 64 || (q.ring & 63) != 0 ||
+          !writable(q.wptr - offsetof(amd_queue_t, write_dispatch_id), sizeof(amd_queue_t))) {
+        return;
+      }
       uint8_t* slot = writable(q.ring + 64 * (q.produced % slots), 64);
       if (!slot) return;
       hsa_barrier_and_packet_t b{};
@@ -399,13 +402,20 @@ struct Program {
         std::memcpy(at, &dw, 4);
         q.produced += 4;
       }
-      if (uint8_t* w = writable(q.wptr, 8)) std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(w)).store(q.produced);
+      if (uint8_t* w = (q.wptr & 7) == 0 ? writable(q.wptr, 8) : nullptr) {
+        std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(w)).store(q.produced);
+      }
       const uint64_t value = avoid || in.ConsumeIntegralInRange<int>(0, 3) ? q.produced : in.ConsumeIntegral<uint64_t>();
       if (db) std::atomic_ref<uint64_t>(*db).store(value, std::memory_order_release);
     }
-    // Give the engine a chance to run before the program goes on (bounded; no result is checked).
-    if (in.ConsumeBool()) {
-      for (int k = 0; k < 200; ++k) sched_yield();
+    // Let the engine catch up before the program goes on: spin (bounded; nothing is checked)
+    // until the read pointer reaches what was produced. No yields: on a busy machine one
+    // sched_yield can cost a time slice.
+    if (in.ConsumeBool() && (q.rptr & 7) == 0 && writable(q.rptr, 8)) {
+      const auto* rptr = reinterpret_cast<const uint64_t*>(q.rptr);
+      for (int k = 0; k < (1 << 16) && __atomic_load_n(rptr, __ATOMIC_ACQUIRE) < q.produced; ++k) {
+        __builtin_ia32_pause();
+      }
     }
   }
 
@@ -559,10 +569,66 @@ struct Program {
     }
   }
 
+  // A USERPTR buffer over harness pages, mapped to the GPU, as ROCR registers its rings.
+  void userptr(int i, size_t first, size_t pages) {
+    kfd_ioctl_alloc_memory_of_gpu_args args{};
+    args.gpu_id = a().gpu_id;
+    args.va_addr = args.mmap_offset = a().va(first);
+    args.size = pages * kPage;
+    args.flags = KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE | KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE;
+    if (ioctl(i, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &args) != 0) return;
+    bos.push_back(Bo{i, args.handle, first, pages});
+    uint32_t id = a().gpu_id;
+    kfd_ioctl_map_memory_to_gpu_args m{args.handle, reinterpret_cast<uintptr_t>(&id), 1, 0};
+    ioctl(i, AMDKFD_IOC_MAP_MEMORY_TO_GPU, &m);
+  }
+
+  // Starting states deep enough for the engines to run at once (the input picks one): process 0
+  // with USERPTR pages 0-7 mapped, then an SDMA queue (ring page 0, pointers page 1), an AQL
+  // queue (amd_queue_t page 2, ring page 3), or both. The program goes on from there.
+  void prologue(int scenario) {
+    if (scenario == 0) return;
+    userptr(0, 0, 4);
+    userptr(0, 4, 4);
+    for (const uint32_t type : {KFD_IOC_QUEUE_TYPE_SDMA, KFD_IOC_QUEUE_TYPE_COMPUTE_AQL}) {
+      if ((scenario & (type == KFD_IOC_QUEUE_TYPE_SDMA ? 1 : 2)) == 0) continue;
+      kfd_ioctl_create_queue_args q{};
+      q.gpu_id = a().gpu_id;
+      q.queue_type = type;
+      q.queue_percentage = 100;
+      q.queue_priority = 7;
+      std::vector<size_t> pages;
+      if (type == KFD_IOC_QUEUE_TYPE_SDMA) {
+        q.ring_base_address = a().va(0);
+        q.ring_size = 4096;
+        q.read_pointer_address = a().va(1);
+        q.write_pointer_address = a().va(1, 64);
+        pages = {0, 1};
+      } else {
+        auto* aq = reinterpret_cast<amd_queue_t*>(a().base + 2 * kPage);
+        aq->hsa_queue.type = HSA_QUEUE_TYPE_MULTI;
+        aq->hsa_queue.base_address = a().base + 3 * kPage;
+        aq->hsa_queue.size = 64;
+        for (int slot = 0; slot < 64; ++slot) *reinterpret_cast<uint16_t*>(a().base + 3 * kPage + 64 * slot) = HSA_PACKET_TYPE_INVALID;
+        q.ring_base_address = a().va(3);
+        q.ring_size = 4096;
+        q.write_pointer_address = reinterpret_cast<uintptr_t>(&aq->write_dispatch_id);
+        q.read_pointer_address = reinterpret_cast<uintptr_t>(&aq->read_dispatch_id);
+        pages = {2, 3};
+      }
+      if (ioctl(0, AMDKFD_IOC_CREATE_QUEUE, &q) != 0) continue;
+      Queue rec{0, q.queue_id, q.queue_type, q.ring_base_address, q.ring_size, q.read_pointer_address,
+                q.write_pointer_address, q.doorbell_offset};
+      rec.pages = pages;
+      queues.push_back(rec);
+    }
+  }
+
   void run() {
     a().reset(perm);
     open(0, true);
     open(1, in.ConsumeIntegralInRange<int>(0, 7) != 0);
+    prologue(in.ConsumeIntegralInRange<int>(0, 3));
     for (int op = 0; op < 48 && in.remaining_bytes() > 0; ++op) {
       switch (in.ConsumeIntegralInRange<int>(0, 12)) {
         case 0: case 1: alloc(); break;
