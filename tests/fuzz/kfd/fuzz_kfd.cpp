@@ -282,6 +282,8 @@ struct Program {
     const bool plain = in.ConsumeIntegralInRange<int>(0, 3) != 0;
     q.ring_size = plain ? 1u << in.ConsumeIntegralInRange<int>(6, 12) : in.ConsumeIntegral<uint32_t>();
     q.ring_base_address = plain ? a().va(ring_page) : pointer();
+    // Known defect 5 (README): misaligned rings and pointers reach atomic accesses.
+    if (avoid) q.ring_base_address &= ~uint64_t{255};
     if (q.queue_type == KFD_IOC_QUEUE_TYPE_COMPUTE_AQL) {
       // ROCR's layout: amd_queue_t at the pointer page, write/read pointers inside it.
       auto* aq = reinterpret_cast<amd_queue_t*>(a().base + ptr_page * kPage);
@@ -302,18 +304,21 @@ struct Program {
       q.read_pointer_address = plain ? a().va(ptr_page) : pointer();
       q.write_pointer_address = plain ? a().va(ptr_page, 64) : pointer();
     }
+    if (avoid) {
+      q.read_pointer_address &= ~uint64_t{7};
+      q.write_pointer_address &= ~uint64_t{7};
+      // An AQL queue's amd_queue_t is found at the write pointer minus its offset: 64-aligned.
+      constexpr uint64_t off = offsetof(amd_queue_t, write_dispatch_id);
+      if (q.queue_type == KFD_IOC_QUEUE_TYPE_COMPUTE_AQL && q.write_pointer_address >= off) {
+        q.write_pointer_address = ((q.write_pointer_address - off) & ~uint64_t{63}) + off;
+      }
+    }
     if (in.ConsumeBool()) {
       q.eop_buffer_address = pointer();
       q.eop_buffer_size = in.ConsumeIntegral<uint32_t>();
       q.ctx_save_restore_address = pointer();
       q.ctx_save_restore_size = in.ConsumeIntegral<uint32_t>();
       q.ctl_stack_size = in.ConsumeIntegral<uint32_t>();
-    }
-    if (avoid) {
-      // Known defect 5 (README): misaligned rings and pointers reach atomic accesses.
-      q.ring_base_address &= ~uint64_t{255};
-      q.read_pointer_address &= ~uint64_t{7};
-      q.write_pointer_address &= ~uint64_t{7};
     }
     if (ioctl(i, AMDKFD_IOC_CREATE_QUEUE, &q) != 0) return;
     Queue rec{i, q.queue_id, q.queue_type, q.ring_base_address, q.ring_size, q.read_pointer_address,
@@ -534,6 +539,8 @@ struct Program {
       reinterpret_cast<kfd_ioctl_wait_events_args*>(buf.data())->timeout = 0;  // never block
     }
     if (nr == 0x0C && arg != buf.data()) return;  // a wait through a foreign pointer could block
+    // Known defects 3 and 5: raw CREATE_QUEUE/UPDATE_QUEUE bytes name unguarded, unaligned rings.
+    if (avoid && (nr == 0x02 || nr == 0x07)) return;
     ioctl(i, req, arg);
   }
 
