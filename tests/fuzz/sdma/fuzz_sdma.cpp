@@ -16,6 +16,7 @@
 #include "common/sandbox_memory.h"
 #include "common/tamper.h"
 #include "gpu/sdma/sdma_engine.h"
+#include "gpu/sdma/sdma_mutant.h"
 #include "gpu/sdma/sdma_packets.h"
 
 namespace {
@@ -109,6 +110,15 @@ std::vector<uint32_t> packet(FuzzedDataProvider& in) {
 }
 
 }  // namespace
+
+#ifdef ROCREF_FUZZ_PLANTED_BUG
+// fuzz_sdma_planted: the same harness over rocref_sdma_mutable with SDMA-WRITE-1's planted
+// over-read switched on; scripts/fuzz --smoke requires it to fail (the harness can catch a bug).
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  set_sdma_mutant(SdmaMutant::WritePastPacket, true);
+  return 0;
+}
+#endif
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
