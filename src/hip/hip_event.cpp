@@ -83,10 +83,20 @@ hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
   if (ms == nullptr) return result(hipErrorInvalidValue);
   if (!valid(start) || !valid(stop)) return result(hipErrorInvalidResourceHandle);
   if ((start->flags | stop->flags) & hipEventDisableTiming) return result(hipErrorInvalidResourceHandle);
-  std::scoped_lock lock(start->mutex, stop->mutex);
+  // One event may be both ends (0 ms): locking its mutex twice would deadlock.
+  std::unique_lock lock_start(start->mutex, std::defer_lock), lock_stop(stop->mutex, std::defer_lock);
+  if (start == stop) {
+    lock_start.lock();
+  } else {
+    std::lock(lock_start, lock_stop);
+  }
   if (!start->recorded || !stop->recorded) return result(hipErrorInvalidResourceHandle);
   if (hsa_signal_load_scacquire(start->signal) > 0 || hsa_signal_load_scacquire(stop->signal) > 0) {
     return result(hipErrorNotReady);
+  }
+  if (start == stop) {  // one marker: no interval (each timestamp read translates anew)
+    *ms = 0.0f;
+    return hipSuccess;
   }
   hipError_t error = hipSuccess;
   rocref::clr::Device* d = rocref::hip::device(&error);

@@ -186,7 +186,7 @@ bool SdmaEngine::execute(const uint32_t* dw, uint64_t ndw, SdmaError& err, std::
 
     case kOpWrite: {  // SDMA-WRITE-1
       const uint64_t dst = addr64(dw[1], dw[2]);
-      const uint64_t n = ndw - kWriteLinearHeaderDw;
+      const uint64_t n = ndw - kWriteLinearHeaderDw + (sdma_mutant_active(SdmaMutant::WritePastPacket) ? 1 : 0);
       if (dst & 3) return misaligned("SDMA-WRITE-1", dst);
       auto* d = static_cast<uint32_t*>(mem.translate(dst, n * 4, Access::Write));
       if (!d) return fault("SDMA-WRITE-1", dst);

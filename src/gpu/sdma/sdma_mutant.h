@@ -10,6 +10,7 @@ enum class SdmaMutant : unsigned {
   FixedLengthWriteLinear,  // SDMA-PKT-1: WRITE_LINEAR parsed as 5 dwords whatever its count (rocjitsu #9488)
   CopyCountIsBytes,        // SDMA-COPY-1: COPY_LINEAR count taken as bytes, not bytes - 1
   PollNeverWaits,          // SDMA-POLL-1: POLL_REGMEM treated as satisfied at once
+  WritePastPacket,         // SDMA-WRITE-1: one dword more written than the packet holds (tests/fuzz/sdma finds it)
   kCount
 };
 

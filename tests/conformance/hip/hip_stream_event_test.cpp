@@ -123,6 +123,20 @@ TEST(HipEvent, HIP_EVT_1_EventOutlivesItsStream) {
   EXPECT_HIP(hipSuccess, hipEventDestroy(e));
 }
 
+// Found by tests/fuzz/hip: the same event as start and stop deadlocked on its own mutex.
+TEST(HipEvent, HIP_EVT_2_ElapsedTimeOfAnEventToItselfIsZero) {
+  HIP_CLAUSE("HIP-EVT-2");
+  hipEvent_t e = nullptr;
+  ASSERT_HIP_OK(hipEventCreate(&e));
+  ASSERT_HIP_OK(hipEventRecord(e, 0));
+  ASSERT_HIP_OK(hipEventSynchronize(e));
+  float ms = -1.0f;
+  ASSERT_HIP_OK(hipEventElapsedTime(&ms, e, e));
+  EXPECT_EQ(ms, 0.0f);
+  hipEventDestroy(e);
+  hipGetLastError();
+}
+
 TEST(HipEvent, HIP_EVT_2_ElapsedTimeBetweenRecordedEvents) {
   HIP_CLAUSE("HIP-EVT-2");
   constexpr int n = 4096;

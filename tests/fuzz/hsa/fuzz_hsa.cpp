@@ -1,0 +1,327 @@
+// tests/fuzz/hsa/fuzz_hsa.cpp - libFuzzer harness for the HSA runtime API (src/hsa) over the thunk
+// and the in-process KFD model.
+//
+// hsa_init runs once (a runtime lives for the process). Each input is a program of API calls:
+// info queries with any attribute value (AMD's own values pass through hsa.h enum types, hence
+// the UBSan enum check is off in this build), status strings, signals (create with consumers
+// and attributes, loads, stores and read-modify-writes, zero-timeout waits, wait-any, destroy),
+// memory (pool and region allocations of any size and flags, free, copy and fill inside what
+// was allocated, allow-access), queues (create with any size, type and segment sizes; barrier
+// packets through the ring and its doorbell; indices; CU masks; inactivate; destroy). Handles
+// given to status-returning calls are live or arbitrary; the fast paths that ROCR also leaves
+// unchecked (signal loads and stores, queue index operations) only get live handles. Every call must return
+// an hsa_status_t, never crash.
+#include <fuzzer/FuzzedDataProvider.h>
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+struct Env {
+  std::vector<hsa_agent_t> agents;
+  hsa_agent_t gpu{0}, cpu{0};
+  std::vector<hsa_amd_memory_pool_t> pools;
+  std::vector<hsa_region_t> regions;
+};
+Env g_env;
+
+struct Buffer {
+  void* ptr;
+  size_t size;
+};
+
+struct Program {
+  FuzzedDataProvider& in;
+  std::vector<hsa_signal_t> signals;
+  std::vector<Buffer> buffers;
+  std::vector<hsa_queue_t*> queues;
+  alignas(64) uint8_t out[4096] = {};
+
+  hsa_agent_t agent() {
+    if (in.ConsumeIntegralInRange<int>(0, 7) == 0) return hsa_agent_t{in.ConsumeIntegral<uint64_t>()};
+    return in.ConsumeBool() ? g_env.gpu : g_env.cpu;
+  }
+  hsa_signal_t any_signal() {
+    if (!signals.empty() && in.ConsumeIntegralInRange<int>(0, 3)) return signals[in.ConsumeIntegralInRange<size_t>(0, signals.size() - 1)];
+    return hsa_signal_t{in.ConsumeBool() ? 0 : in.ConsumeIntegral<uint64_t>()};
+  }
+  bool live_signal(hsa_signal_t* s) {
+    if (signals.empty()) return false;
+    *s = signals[in.ConsumeIntegralInRange<size_t>(0, signals.size() - 1)];
+    return true;
+  }
+  hsa_signal_condition_t cond() { return static_cast<hsa_signal_condition_t>(in.ConsumeIntegralInRange<uint32_t>(0, 5)); }
+
+  void info() {
+    switch (in.ConsumeIntegralInRange<int>(0, 5)) {
+      case 0: hsa_agent_get_info(agent(), static_cast<hsa_agent_info_t>(in.ConsumeIntegralInRange<uint32_t>(0, 0xA020)), out); break;
+      case 1: hsa_system_get_info(static_cast<hsa_system_info_t>(in.ConsumeIntegralInRange<uint32_t>(0, 0x210)), out); break;
+      case 2: {
+        const char* text = nullptr;
+        hsa_status_string(static_cast<hsa_status_t>(in.ConsumeIntegral<uint32_t>()), &text);
+        if (text) (void)std::strlen(text);
+        break;
+      }
+      case 3:
+        if (!g_env.pools.empty()) {
+          const auto pool = in.ConsumeIntegralInRange<int>(0, 7) ? g_env.pools[in.ConsumeIntegralInRange<size_t>(0, g_env.pools.size() - 1)]
+                                                                 : hsa_amd_memory_pool_t{in.ConsumeIntegral<uint64_t>()};
+          hsa_amd_memory_pool_get_info(pool, static_cast<hsa_amd_memory_pool_info_t>(in.ConsumeIntegralInRange<uint32_t>(0, 20)), out);
+          hsa_amd_agent_memory_pool_get_info(agent(), pool, static_cast<hsa_amd_agent_memory_pool_info_t>(in.ConsumeIntegralInRange<uint32_t>(0, 5)), out);
+        }
+        break;
+      case 4:
+        if (!g_env.regions.empty()) {
+          const auto region = in.ConsumeIntegralInRange<int>(0, 7) ? g_env.regions[in.ConsumeIntegralInRange<size_t>(0, g_env.regions.size() - 1)]
+                                                                   : hsa_region_t{in.ConsumeIntegral<uint64_t>()};
+          hsa_region_get_info(region, static_cast<hsa_region_info_t>(in.ConsumeIntegralInRange<uint32_t>(0, 0xA010)), out);
+        }
+        break;
+      default: {
+        hsa_isa_t isa{};
+        hsa_agent_get_info(agent(), HSA_AGENT_INFO_ISA, &isa);
+        break;
+      }
+    }
+  }
+
+  void signal_op() {
+    hsa_signal_t s{};
+    switch (in.ConsumeIntegralInRange<int>(0, 7)) {
+      case 0: {
+        std::vector<hsa_agent_t> consumers(in.ConsumeIntegralInRange<size_t>(0, 3));
+        for (auto& c : consumers) c = agent();
+        const uint32_t n = in.ConsumeBool() ? uint32_t(consumers.size()) : in.ConsumeIntegralInRange<uint32_t>(0, 3);
+        const hsa_agent_t* list = n == 0 ? nullptr : (n <= consumers.size() ? consumers.data() : nullptr);
+        hsa_status_t st;
+        if (in.ConsumeBool()) st = hsa_signal_create(in.ConsumeIntegral<int64_t>(), list ? n : 0, list, &s);
+        else st = hsa_amd_signal_create(in.ConsumeIntegral<int64_t>(), list ? n : 0, list, in.ConsumeBool() ? 0 : in.ConsumeIntegral<uint64_t>(), &s);
+        if (st == HSA_STATUS_SUCCESS) signals.push_back(s);
+        break;
+      }
+      case 1: {
+        s = any_signal();
+        if (hsa_signal_destroy(s) == HSA_STATUS_SUCCESS) std::erase_if(signals, [s](hsa_signal_t x) { return x.handle == s.handle; });
+        break;
+      }
+      case 2:  // loads are an unchecked fast path in ROCR too: live handles only
+        if (live_signal(&s)) {
+          (void)hsa_signal_load_scacquire(s);
+          (void)hsa_signal_load_relaxed(s);
+        }
+        break;
+      case 3:
+        if (live_signal(&s)) {
+          const int64_t v = in.ConsumeIntegral<int64_t>();
+          switch (in.ConsumeIntegralInRange<int>(0, 7)) {
+            case 0: hsa_signal_store_screlease(s, v); break;
+            case 1: hsa_signal_add_relaxed(s, v); break;
+            case 2: hsa_signal_subtract_screlease(s, v); break;
+            case 3: hsa_signal_and_relaxed(s, v); break;
+            case 4: hsa_signal_or_scacq_screl(s, v); break;
+            case 5: (void)hsa_signal_exchange_relaxed(s, v); break;
+            case 6: (void)hsa_signal_cas_screlease(s, in.ConsumeIntegral<int64_t>(), v); break;
+            default: hsa_signal_silent_store_relaxed(s, v); break;
+          }
+        }
+        break;
+      case 4:
+        if (live_signal(&s)) {
+          (void)hsa_signal_wait_scacquire(s, cond(), in.ConsumeIntegral<int64_t>(), 0, in.ConsumeBool() ? HSA_WAIT_STATE_BLOCKED : HSA_WAIT_STATE_ACTIVE);
+        }
+        break;
+      case 5: {
+        const uint32_t n = in.ConsumeIntegralInRange<uint32_t>(0, 4);
+        std::vector<hsa_signal_t> list(std::max(n, 1u));
+        std::vector<hsa_signal_condition_t> conds(list.size());
+        std::vector<hsa_signal_value_t> values(list.size());
+        bool all_live = true;
+        for (size_t i = 0; i < list.size(); ++i) {
+          all_live &= live_signal(&list[i]);
+          conds[i] = cond();
+          values[i] = in.ConsumeIntegral<int64_t>();
+        }
+        // A wait that cannot be satisfied would wait for the timeout hint; 0 makes it a poll.
+        if (all_live) (void)hsa_amd_signal_wait_any(n, list.data(), conds.data(), values.data(), 0, HSA_WAIT_STATE_ACTIVE, nullptr);
+        break;
+      }
+      case 6: {
+        s = any_signal();
+        hsa_amd_signal_async_handler(s, cond(), in.ConsumeIntegral<int64_t>(), in.ConsumeBool() ? nullptr : +[](hsa_signal_value_t, void*) { return false; }, nullptr);
+        break;
+      }
+      default: {
+        uint64_t start = 0;
+        hsa_amd_profiling_dispatch_time_t t{};
+        hsa_amd_profiling_get_dispatch_time(agent(), any_signal(), &t);
+        (void)start;
+        break;
+      }
+    }
+  }
+
+  void memory_op() {
+    switch (in.ConsumeIntegralInRange<int>(0, 4)) {
+      case 0: {
+        void* p = nullptr;
+        const size_t size = in.ConsumeIntegralInRange<int>(0, 7) ? in.ConsumeIntegralInRange<size_t>(0, 1 << 16) : in.ConsumeIntegral<size_t>();
+        hsa_status_t st = HSA_STATUS_ERROR;
+        if (in.ConsumeBool() && !g_env.pools.empty()) {
+          const auto pool = in.ConsumeIntegralInRange<int>(0, 7) ? g_env.pools[in.ConsumeIntegralInRange<size_t>(0, g_env.pools.size() - 1)]
+                                                                 : hsa_amd_memory_pool_t{in.ConsumeIntegral<uint64_t>()};
+          st = hsa_amd_memory_pool_allocate(pool, size, in.ConsumeBool() ? 0 : in.ConsumeIntegral<uint32_t>(), &p);
+        } else if (!g_env.regions.empty()) {
+          const auto region = in.ConsumeIntegralInRange<int>(0, 7) ? g_env.regions[in.ConsumeIntegralInRange<size_t>(0, g_env.regions.size() - 1)]
+                                                                   : hsa_region_t{in.ConsumeIntegral<uint64_t>()};
+          st = hsa_memory_allocate(region, size, &p);
+        }
+        if (st == HSA_STATUS_SUCCESS) buffers.push_back({p, size});
+        break;
+      }
+      case 1: {
+        void* p = !buffers.empty() && in.ConsumeIntegralInRange<int>(0, 3) ? buffers[in.ConsumeIntegralInRange<size_t>(0, buffers.size() - 1)].ptr
+                                                                            : reinterpret_cast<void*>(in.ConsumeIntegral<uint64_t>());
+        if ((in.ConsumeBool() ? hsa_memory_free(p) : hsa_amd_memory_pool_free(p)) == HSA_STATUS_SUCCESS) {
+          std::erase_if(buffers, [p](const Buffer& b) { return b.ptr == p; });
+        }
+        break;
+      }
+      case 2:
+      case 3: {  // copy or fill inside live buffers (their bounds are the caller's contract)
+        if (buffers.empty()) break;
+        const Buffer& d = buffers[in.ConsumeIntegralInRange<size_t>(0, buffers.size() - 1)];
+        const Buffer& s = buffers[in.ConsumeIntegralInRange<size_t>(0, buffers.size() - 1)];
+        if (d.size == 0 || s.size == 0) break;
+        const size_t doff = in.ConsumeIntegralInRange<size_t>(0, d.size - 1);
+        if (in.ConsumeBool()) {
+          const size_t soff = in.ConsumeIntegralInRange<size_t>(0, s.size - 1);
+          const size_t n = in.ConsumeIntegralInRange<size_t>(0, std::min(d.size - doff, s.size - soff));
+          auto* dst = static_cast<uint8_t*>(d.ptr) + doff;
+          auto* src = static_cast<uint8_t*>(s.ptr) + soff;
+          if (dst < src + n && src < dst + n) break;  // hsa.h: "must not overlap" (the caller's contract)
+          hsa_memory_copy(dst, src, n);
+        } else {
+          const size_t aligned = (doff + 3) & ~size_t{3};
+          const size_t room = aligned < d.size ? (d.size - aligned) / 4 : 0;
+          hsa_amd_memory_fill(static_cast<uint8_t*>(d.ptr) + (in.ConsumeIntegralInRange<int>(0, 7) ? aligned : doff), in.ConsumeIntegral<uint32_t>(),
+                              in.ConsumeIntegralInRange<size_t>(0, room));
+        }
+        break;
+      }
+      case 4: {
+        std::vector<hsa_agent_t> list(in.ConsumeIntegralInRange<size_t>(1, 3));
+        for (auto& a : list) a = agent();
+        void* p = !buffers.empty() && in.ConsumeBool() ? buffers[in.ConsumeIntegralInRange<size_t>(0, buffers.size() - 1)].ptr
+                                                       : reinterpret_cast<void*>(in.ConsumeIntegral<uint64_t>());
+        hsa_amd_agents_allow_access(in.ConsumeIntegralInRange<uint32_t>(0, uint32_t(list.size())), list.data(), nullptr, p);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  void queue_op() {
+    switch (in.ConsumeIntegralInRange<int>(0, 4)) {
+      case 0: {
+        hsa_queue_t* q = nullptr;
+        const uint32_t size = in.ConsumeIntegralInRange<int>(0, 7) ? 1u << in.ConsumeIntegralInRange<int>(0, 13) : in.ConsumeIntegral<uint32_t>();
+        const auto type = static_cast<hsa_queue_type32_t>(in.ConsumeIntegralInRange<uint32_t>(0, 3));
+        if (queues.size() < 4 &&
+            hsa_queue_create(agent(), size, type, nullptr, nullptr, in.ConsumeBool() ? UINT32_MAX : in.ConsumeIntegral<uint32_t>(),
+                             in.ConsumeBool() ? UINT32_MAX : in.ConsumeIntegral<uint32_t>(), &q) == HSA_STATUS_SUCCESS) {
+          queues.push_back(q);
+        }
+        break;
+      }
+      case 1: {  // a barrier packet, published as ROCR's clients do
+        if (queues.empty()) break;
+        hsa_queue_t* q = queues[in.ConsumeIntegralInRange<size_t>(0, queues.size() - 1)];
+        const uint64_t id = hsa_queue_add_write_index_scacq_screl(q, 1);
+        if (id - hsa_queue_load_read_index_scacquire(q) >= q->size) {
+          hsa_queue_store_write_index_screlease(q, id);  // ring full: give the slot back (no one else writes)
+          break;
+        }
+        auto* slot = static_cast<hsa_barrier_and_packet_t*>(q->base_address) + (id % q->size);
+        hsa_barrier_and_packet_t b{};
+        for (auto& d : b.dep_signal) d = in.ConsumeIntegralInRange<int>(0, 3) ? hsa_signal_t{0} : any_signal();
+        b.completion_signal = in.ConsumeBool() ? any_signal() : hsa_signal_t{0};
+        std::memcpy(reinterpret_cast<uint8_t*>(slot) + 4, reinterpret_cast<uint8_t*>(&b) + 4, 60);
+        const uint16_t header = in.ConsumeIntegralInRange<int>(0, 7)
+                                    ? uint16_t(HSA_PACKET_TYPE_BARRIER_AND | (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
+                                               (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE))
+                                    : in.ConsumeIntegral<uint16_t>();
+        std::atomic_ref<uint16_t>(reinterpret_cast<uint16_t*>(slot)[0]).store(header, std::memory_order_release);
+        hsa_signal_store_screlease(q->doorbell_signal, int64_t(id));
+        break;
+      }
+      case 2: {
+        if (queues.empty()) break;
+        hsa_queue_t* q = queues[in.ConsumeIntegralInRange<size_t>(0, queues.size() - 1)];
+        std::vector<uint32_t> mask(4, ~0u);
+        hsa_amd_queue_cu_set_mask(q, in.ConsumeIntegralInRange<uint32_t>(0, 128), mask.data());
+        hsa_amd_profiling_set_profiler_enabled(q, in.ConsumeBool());
+        (void)hsa_queue_load_write_index_relaxed(q);
+        break;
+      }
+      case 3: {
+        if (queues.empty()) break;
+        hsa_queue_inactivate(queues[in.ConsumeIntegralInRange<size_t>(0, queues.size() - 1)]);
+        break;
+      }
+      default: {
+        if (queues.empty()) break;
+        const size_t k = in.ConsumeIntegralInRange<size_t>(0, queues.size() - 1);
+        if (hsa_queue_destroy(queues[k]) == HSA_STATUS_SUCCESS) queues.erase(queues.begin() + long(k));
+        break;
+      }
+    }
+  }
+
+  void run() {
+    for (int op = 0; op < 32 && in.remaining_bytes() > 0; ++op) {
+      switch (in.ConsumeIntegralInRange<int>(0, 4)) {
+        case 0: info(); break;
+        case 1: signal_op(); break;
+        case 2: memory_op(); break;
+        default: queue_op(); break;
+      }
+    }
+    for (hsa_queue_t* q : queues) hsa_queue_destroy(q);
+    for (hsa_signal_t s : signals) hsa_signal_destroy(s);
+    for (const Buffer& b : buffers) hsa_memory_free(b.ptr);
+  }
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  hsa_init();
+  hsa_iterate_agents(
+      [](hsa_agent_t a, void*) {
+        g_env.agents.push_back(a);
+        hsa_device_type_t type{};
+        hsa_agent_get_info(a, HSA_AGENT_INFO_DEVICE, &type);
+        (type == HSA_DEVICE_TYPE_GPU ? g_env.gpu : g_env.cpu) = a;
+        hsa_amd_agent_iterate_memory_pools(
+            a, [](hsa_amd_memory_pool_t p, void*) { g_env.pools.push_back(p); return HSA_STATUS_SUCCESS; }, nullptr);
+        hsa_agent_iterate_regions(
+            a, [](hsa_region_t r, void*) { g_env.regions.push_back(r); return HSA_STATUS_SUCCESS; }, nullptr);
+        return HSA_STATUS_SUCCESS;
+      },
+      nullptr);
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  FuzzedDataProvider in(data, size);
+  Program program{in};
+  program.run();
+  return 0;
+}
