@@ -16,9 +16,11 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "common/engine_wake.h"
+#include "gpu/adversary.h"
 #include "gpu/packet_processor.h"
 
 namespace rocref::gpu {
@@ -73,6 +75,7 @@ class EngineScheduler {
   };
   bool round();
   void loop();
+  void adversarial_sleep();  // AQL-ADV-4, AQL-ADV-5
   void wake();
 
   SchedulerOptions options_;
@@ -85,6 +88,7 @@ class EngineScheduler {
   std::atomic<bool> stop_{false};
   WakeChannel channel_;
   std::atomic<uint64_t> rounds_{0}, busy_rounds_{0}, sleeps_{0};
+  std::optional<adversary::Chooser> chooser_;  // adversarial mode: made at the first sleep
 };
 
 }  // namespace rocref::gpu
