@@ -40,6 +40,10 @@ bool AdversarialQueue::bind() noexcept {
   ring_ = bytes;
   size_ = size;
   read_index_ = const_cast<const uint64_t*>(&queue_->read_dispatch_id);
+  // A recycled doorbell slot still holds the last value of the queue that had it
+  // (KFD-DB-*): that value is no ring of this queue, so it is neither checked nor delivered.
+  doorbell(&bind_value_);
+  last_checked_.store(bind_value_, std::memory_order_relaxed);
   bound_.store(true, std::memory_order_release);
   return true;
 }
@@ -47,6 +51,13 @@ bool AdversarialQueue::bind() noexcept {
 bool AdversarialQueue::doorbell(uint64_t* value) const noexcept {
   *value = std::atomic_ref<const uint64_t>(*doorbell_).load(std::memory_order_acquire);
   return true;
+}
+
+bool AdversarialQueue::published(uint64_t id) const noexcept {
+  const auto* slot = ring_ + (id & (size_ - 1)) * aql::kPacketBytes;
+  const uint32_t word =
+      std::atomic_ref<const uint32_t>(*reinterpret_cast<const uint32_t*>(slot)).load(std::memory_order_acquire);
+  return aql::header_type(static_cast<uint16_t>(word)) != HSA_PACKET_TYPE_INVALID;
 }
 
 bool AdversarialQueue::rung(uint64_t id) noexcept {
@@ -59,6 +70,10 @@ bool AdversarialQueue::rung(uint64_t id) noexcept {
   late_ = 0;
   uint64_t value = 0;
   doorbell(&value);
+  moved_ |= value != bind_value_;
+  // Unchanged since binding: a ring (the first may repeat a recycled value) only if the
+  // packet it names is published; a packet may be consumed before its ring anyway (AQL-DB-2).
+  if (!moved_ && !published(value)) return false;
   if (ahead(value + 1, delivered_) > 0) delivered_ = value + 1;
   return ahead(id, delivered_) < 0;
 }
@@ -94,13 +109,9 @@ void AdversarialQueue::check_doorbell() noexcept {
     what = "AQL-IDX-2: doorbell " + std::to_string(value) + " with read_index " + std::to_string(read) +
            " and " + std::to_string(size_) + " slots: a packet was written into a slot not yet consumed";
   } else {
-    const auto* slot = ring_ + (value & (size_ - 1)) * aql::kPacketBytes;
-    const uint32_t word = std::atomic_ref<const uint32_t>(*reinterpret_cast<const uint32_t*>(slot))
-                              .load(std::memory_order_acquire);
     // An INVALID header the processor has not fetched yet: the doorbell came first
     // (a slot reset after its launch is excluded by the fetch position, released at launch).
-    if (aql::header_type(static_cast<uint16_t>(word)) == HSA_PACKET_TYPE_INVALID &&
-        ahead(value, fetched_.load(std::memory_order_acquire)) >= 0) {
+    if (!published(value) && ahead(value, fetched_.load(std::memory_order_acquire)) >= 0) {
       what = "AQL-DB-1: doorbell rung with packet id " + std::to_string(value) +
              " before its header was published (read_index " + std::to_string(read) + ")";
     }
@@ -116,11 +127,8 @@ std::string AdversarialQueue::stuck(uint64_t read, bool idle_fetch) {
   if (!idle_fetch || !bound_.load(std::memory_order_relaxed)) return "";
   uint64_t value = 0;
   doorbell(&value);
-  if (ahead(value, read) < 0) return "";  // not rung
-  const auto* slot = ring_ + (read & (size_ - 1)) * aql::kPacketBytes;
-  const uint32_t word =
-      std::atomic_ref<const uint32_t>(*reinterpret_cast<const uint32_t*>(slot)).load(std::memory_order_acquire);
-  if (aql::header_type(static_cast<uint16_t>(word)) == HSA_PACKET_TYPE_INVALID) return "";
+  if (ahead(value, read) < 0 || (value == bind_value_ && !moved_)) return "";  // not rung
+  if (!published(read)) return "";
   return "queue stream " + std::to_string(chooser_.stream()) + ": packet " + std::to_string(read) +
          " published and rung (doorbell " + std::to_string(value) + ") but not launched after " +
          std::to_string(chooser_.count()) + " choices";

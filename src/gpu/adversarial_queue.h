@@ -41,11 +41,14 @@ class AdversarialQueue {
  private:
   bool bind() noexcept;  // caches the doorbell, ring and read-index host addresses
   bool doorbell(uint64_t* value) const noexcept;
+  bool published(uint64_t id) const noexcept;  // the slot of `id` holds a non-INVALID header
 
   amd_queue_t* const queue_;
   MemoryAccess* const memory_;
   adversary::Chooser chooser_;
   uint64_t delivered_ = 0;      // ids below it are rung (stepping thread)
+  uint64_t bind_value_ = 0;     // the doorbell's value when bound: maybe a recycled slot's last
+  bool moved_ = false;          // the doorbell changed since it was bound
   uint32_t delays_ = 0;         // consecutive delayed steps
   uint32_t late_ = 0;           // steps the doorbell value has waited for delivery
   std::atomic<bool> bound_{false};
