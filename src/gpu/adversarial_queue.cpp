@@ -43,6 +43,7 @@ bool AdversarialQueue::bind() noexcept {
   // A recycled doorbell slot still holds the last value of the queue that had it
   // (KFD-DB-*): that value is no ring of this queue, so it is neither checked nor delivered.
   doorbell(&bind_value_);
+  last_sample_ = bind_value_;
   last_checked_.store(bind_value_, std::memory_order_relaxed);
   bound_.store(true, std::memory_order_release);
   return true;
@@ -63,20 +64,28 @@ bool AdversarialQueue::published(uint64_t id) const noexcept {
 bool AdversarialQueue::rung(uint64_t id) noexcept {
   // No doorbell to read (a binding without one): launch as the fast mode does.
   if (!bind()) return true;
-  if (ahead(id, delivered_) < 0) return true;
+  if (ahead(id, delivered_) < 0 || scan_) return true;
   // AQL-ADV-2: the doorbell's value reaches the processor late (bounded), so
   // stores in between coalesce into the last one delivered.
   if (!chooser_.one_in(2, "deliver doorbell") && ++late_ < kMaxLateSteps) return false;
   late_ = 0;
   uint64_t value = 0;
   doorbell(&value);
-  moved_ |= value != bind_value_;
+  // A store seen since the last look is a ring: like the CP, fetch every published packet
+  // until an INVALID header (stores from two producers may go backwards, AQL-DB-2).
+  if (value != last_sample_) {
+    last_sample_ = value;
+    moved_ = true;
+    scan_ = true;
+  }
   // Unchanged since binding: a ring (the first may repeat a recycled value) only if the
-  // packet it names is published; a packet may be consumed before its ring anyway (AQL-DB-2).
+  // packet it names is published.
   if (!moved_ && !published(value)) return false;
   if (ahead(value + 1, delivered_) > 0) delivered_ = value + 1;
-  return ahead(id, delivered_) < 0;
+  return ahead(id, delivered_) < 0 || scan_;
 }
+
+void AdversarialQueue::fetched_invalid() noexcept { scan_ = false; }
 
 void AdversarialQueue::launched(uint64_t id) noexcept { fetched_.store(id + 1, std::memory_order_release); }
 
@@ -127,8 +136,9 @@ std::string AdversarialQueue::stuck(uint64_t read, bool idle_fetch) {
   if (!idle_fetch || !bound_.load(std::memory_order_relaxed)) return "";
   uint64_t value = 0;
   doorbell(&value);
-  if (ahead(value, read) < 0 || (value == bind_value_ && !moved_)) return "";  // not rung
-  if (!published(read)) return "";
+  // Published, and some ring came since the queue was bound: a correct producer rings
+  // after publishing, and a ring makes the processor fetch every published packet.
+  if (!published(read) || (value == bind_value_ && !moved_)) return "";
   return "queue stream " + std::to_string(chooser_.stream()) + ": packet " + std::to_string(read) +
          " published and rung (doorbell " + std::to_string(value) + ") but not launched after " +
          std::to_string(chooser_.count()) + " choices";

@@ -30,6 +30,8 @@ class AdversarialQueue {
   // Stepping thread.
   bool rung(uint64_t id) noexcept;          // AQL-ADV-2: id is covered by a delivered doorbell value
   void launched(uint64_t id) noexcept;      // publishes the fetch position for the doorbell check
+  void fetched_invalid() noexcept;          // the fetch met an INVALID header: the ring's scan ends
+  bool owes() const noexcept { return delays_ != 0 || late_ != 0; }  // last step was a seeded wait
   bool delay() noexcept;                    // AQL-ADV-3: idle this step (bounded run of delays)
   std::optional<std::string> take_violation();
   std::string stuck(uint64_t read, bool idle_fetch);  // AQL-ADV-5 watchdog's test
@@ -49,6 +51,8 @@ class AdversarialQueue {
   uint64_t delivered_ = 0;      // ids below it are rung (stepping thread)
   uint64_t bind_value_ = 0;     // the doorbell's value when bound: maybe a recycled slot's last
   bool moved_ = false;          // the doorbell changed since it was bound
+  uint64_t last_sample_ = 0;    // the doorbell's value at the last delivery
+  bool scan_ = false;           // a ring was delivered: fetch until an INVALID header
   uint32_t delays_ = 0;         // consecutive delayed steps
   uint32_t late_ = 0;           // steps the doorbell value has waited for delivery
   std::atomic<bool> bound_{false};

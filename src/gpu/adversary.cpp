@@ -184,6 +184,15 @@ bool any_in_flight() {
   return false;
 }
 
+bool any_owes() {
+  State& s = state();
+  std::lock_guard lock(s.mu);
+  for (Entry& e : s.queues) {
+    if (e.hooks.owes && e.hooks.owes()) return true;
+  }
+  return false;
+}
+
 std::string any_stuck() {
   State& s = state();
   std::lock_guard lock(s.mu);

@@ -66,12 +66,14 @@ struct QueueHooks {
   std::function<void()> check;            // AQL-DB-1, AQL-IDX-2 at the doorbell
   std::function<void()> flush;            // run writes deferred by AQL-FEN-4
   std::function<bool()> in_flight;        // launched packets not yet complete
+  std::function<bool()> owes;             // its last step was a seeded wait: step it again
   std::function<std::string()> stuck;     // non-empty: published, rung, launchable, not launched
 };
 uint64_t register_queue(QueueHooks hooks);
 void unregister_queue(uint64_t id);
 void flush_all();          // AQL-FEN-4: a launch or system-scope release on the agent
 bool any_in_flight();
+bool any_owes();           // a seeded wait is pending: the engines must not sleep yet
 std::string any_stuck();   // first stuck queue's description, or ""
 
 }  // namespace rocref::gpu::adversary

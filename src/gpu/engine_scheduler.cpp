@@ -115,6 +115,11 @@ void EngineScheduler::loop() {
 // the CP polls; foreign producers (the interposer) ring without a notify: both poll.
 void EngineScheduler::adversarial_sleep() {
   if (!chooser_) chooser_.emplace(0);
+  // A seeded wait is no idleness: the sleep re-check must not turn it into a lost wake-up.
+  if (adversary::any_owes()) {
+    channel_.cancel_sleep();
+    return;
+  }
   if (adversary::foreign_producers() || adversary::any_in_flight()) {
     channel_.sleep_for(options_.poll_interval);
     return;

@@ -266,6 +266,7 @@ struct PacketProcessor::Impl {
     const auto header = static_cast<uint16_t>(word);
     // AQL-INV-1: INVALID means the producer has not published yet: wait.
     if (aql::header_type(header) == HSA_PACKET_TYPE_INVALID && !mutant_active(Mutant::InvalidHeaderConsumed)) {
+      if (adv) adv->fetched_invalid();
       return {};
     }
     // AQL-BAR-1: a barrier-bit packet waits for every earlier packet to complete.
@@ -500,6 +501,7 @@ struct PacketProcessor::Impl {
     hooks.check = [this] { adv->check_doorbell(); };
     hooks.flush = [this] { flush_deferred(); };
     hooks.in_flight = [this] { return !in_flight.empty() || phase != ProcessorPhase::Fetch; };
+    hooks.owes = [this] { return adv->owes(); };
     hooks.stuck = [this] {
       const bool idle_fetch = phase == ProcessorPhase::Fetch && in_flight.empty() &&
                               !error.load(std::memory_order_relaxed) && !inactive.load(std::memory_order_relaxed);
