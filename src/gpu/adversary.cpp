@@ -55,6 +55,7 @@ void observe_doorbell() noexcept {
 void switch_on(uint64_t seed) noexcept {
   State& s = state();
   s.seed.store(seed, std::memory_order_relaxed);
+  s.streams.store(0, std::memory_order_relaxed);  // queues made from now on replay the same streams
   s.on.store(true, std::memory_order_release);
   set_doorbell_observer(&observe_doorbell);
   std::fprintf(stderr, "rocref gpu: adversarial mode, seed %llu (replay: ROCREF_GPU_SEED=%llu)\n",

@@ -23,7 +23,8 @@ namespace rocref::gpu::adversary {
 
 bool enabled() noexcept;
 uint64_t seed() noexcept;
-// Switch the mode on with `seed` (or off). Queues created before keep their mode.
+// Switch the mode on with `seed` (or off). Queues created before keep their mode; the
+// queues created after enable() get choice streams 1, 2, ... again, so a replay matches.
 void enable(uint64_t seed) noexcept;
 void disable() noexcept;
 // " (adversarial GPU seed S; replay: ROCREF_GPU_SEED=S)", or "" when off.
