@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <mutex>
 
 #include "common/engine_wake.h"
@@ -28,7 +29,11 @@ struct State {
   std::mutex log_mu;
   std::vector<std::string> log;
   std::atomic<uint64_t> violations{0};
+  std::mutex choices_mu;
+  std::deque<std::string> recent;  // the last kRecentChoices choices, for reports
 };
+
+constexpr size_t kRecentChoices = 24;
 
 State& state() {
   static State* s = new State;  // never destroyed: engines may report during exit
@@ -113,9 +118,13 @@ uint32_t Chooser::below(uint32_t n, const char* what) noexcept {
   state_ = splitmix64(state_);
   const auto value = static_cast<uint32_t>((state_ >> 32) % (n == 0 ? 1 : n));
   ++count_;
-  ROCREF_TRACE_EVENT(trace::Layer::Gpu, "adversary choice",
-                     "stream=" + std::to_string(stream_) + " k=" + std::to_string(count_) + " " + what + ": " +
-                         std::to_string(value) + "/" + std::to_string(n));
+  std::string line = "stream " + std::to_string(stream_) + " #" + std::to_string(count_) + " " + what + ": " +
+                     std::to_string(value) + "/" + std::to_string(n);
+  ROCREF_TRACE_EVENT(trace::Layer::Gpu, "adversary choice", line);
+  State& s = state();
+  std::lock_guard lock(s.choices_mu);
+  if (s.recent.size() == kRecentChoices) s.recent.pop_front();
+  s.recent.push_back(std::move(line));
   return value;
 }
 
@@ -146,10 +155,20 @@ void clear_violations() {
   state().violations.store(0, std::memory_order_release);
 }
 
+std::string recent_choices() {
+  State& s = state();
+  std::lock_guard lock(s.choices_mu);
+  std::string text;
+  for (const std::string& line : s.recent) text += "  " + line + "\n";
+  return text;
+}
+
 void report_hang(const std::string& what) {
   std::fprintf(stderr,
-               "rocref gpu: AQL-ADV-5: hang: nothing moved for %lld ms while work is published and rung: %s%s\n",
-               static_cast<long long>(watchdog_period().count()), what.c_str(), seed_note().c_str());
+               "rocref gpu: AQL-ADV-5: hang: nothing moved for %lld ms while work is published and rung: %s%s\n"
+               "rocref gpu: the last choices (the whole sequence: trace events \"adversary choice\"):\n%s",
+               static_cast<long long>(watchdog_period().count()), what.c_str(), seed_note().c_str(),
+               recent_choices().c_str());
   std::fflush(stderr);
   std::abort();
 }

@@ -58,7 +58,9 @@ void report(const std::string& what);
 uint64_t violations() noexcept;
 std::vector<std::string> violation_log();
 void clear_violations();
-// Prints the hang report (with the seed and choices so far) and aborts (AQL-ADV-5).
+// The last choices made (one per line), oldest first.
+std::string recent_choices();
+// Prints the hang report (with the seed and the last choices) and aborts (AQL-ADV-5).
 [[noreturn]] void report_hang(const std::string& what);
 
 // The queues in adversarial mode. Callbacks: `check` runs on a producer's thread
