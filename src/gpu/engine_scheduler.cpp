@@ -128,8 +128,12 @@ void EngineScheduler::adversarial_sleep() {
     channel_.sleep_for(std::chrono::microseconds(100));
     return;
   }
+  // A notify between announce_sleep() and here ends the sleep at once: only a sleep that
+  // lasted the whole period without one is the watchdog's business.
   const uint64_t before = channel_.wakeups();
+  const auto start = std::chrono::steady_clock::now();
   channel_.sleep_for(std::chrono::duration_cast<std::chrono::microseconds>(adversary::watchdog_period()));
+  if (std::chrono::steady_clock::now() - start < adversary::watchdog_period()) return;
   if (channel_.wakeups() != before || stop_.load(std::memory_order_relaxed)) return;
   std::lock_guard lock(mutex_);  // no round in progress: the engines' state is stable
   const std::string why = adversary::any_stuck();
