@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -243,6 +244,43 @@ TEST_F(AdversarialGpu, AQL_ADV_4_EveryRungPacketCompletesWithoutPolling) {
     engines.stop();
     adversary::disable();
   }
+}
+
+// A producer whose doorbell stores notify nobody, on engines that do not poll: the first
+// publication that finds the engines asleep is a lost wake-up, and the watchdog must report
+// it with the seed (a spurious wake-up may find a packet first: then the next one).
+void lose_a_wake_up() {
+  setenv("ROCREF_GPU_WATCHDOG_MS", "300", 1);
+  adversary::enable(9);
+  TestQueue queue(16);
+  FlatMemory flat;
+  QueueBinding b;
+  b.queue = &queue.queue;
+  b.memory = &flat;
+  PacketProcessor p(std::move(b));
+  EngineScheduler engines;
+  engines.add(p);
+  engines.start();
+  TestSignal first(1);
+  queue.submit(barrier_packet<hsa_barrier_and_packet_t>(HSA_PACKET_TYPE_BARRIER_AND, {}, first.handle()));
+  while (first.value() != 0) std::this_thread::yield();
+  aql::QueueRing ring = queue.ring();
+  for (int i = 0; i < 1000; ++i) {
+    const uint64_t sleeps = engines.stats().sleeps;
+    while (engines.stats().sleeps == sleeps) std::this_thread::yield();  // the engines went to sleep
+    TestSignal done(1);
+    const uint64_t id = ring.reserve_fetch_add(1);
+    const auto packet = barrier_packet<hsa_barrier_and_packet_t>(HSA_PACKET_TYPE_BARRIER_AND, {}, done.handle());
+    ring.write_body(id, &packet);
+    ring.publish(id, header_setup(HSA_PACKET_TYPE_BARRIER_AND));
+    std::atomic_ref<uint64_t>(queue.doorbell_word).store(id, std::memory_order_release);  // no notify
+    while (done.value() != 0) std::this_thread::yield();
+  }
+}
+
+TEST(AdversarialGpuDeathTest, AQL_ADV_5_LostWakeUpIsReportedWithTheSeed) {
+  ::testing::FLAGS_gtest_death_test_style = "threadsafe";
+  EXPECT_DEATH(lose_a_wake_up(), "AQL-ADV-5: hang.*ROCREF_GPU_SEED=9");
 }
 
 }  // namespace
