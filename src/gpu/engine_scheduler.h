@@ -7,7 +7,9 @@
 // futex. Producers that ring doorbells through aql::QueueRing wake it at once
 // (AQL-DB-4); foreign producers (the LD_PRELOAD interposer) store doorbells
 // with no notify, so the sleep is bounded by a poll interval. Spin mode never
-// sleeps: for latency benchmarks and machines with cores to spare.
+// sleeps: for latency benchmarks and machines with cores to spare. In the
+// adversarial mode (gpu/adversary.h) an idle sleep has no poll interval and a
+// watchdog reports a hang (spec/adversarial-gpu.md AQL-ADV-4, AQL-ADV-5).
 #pragma once
 
 #include <atomic>
