@@ -78,6 +78,13 @@ const bool g_from_env = [] {
     return false;
   }
   switch_on(seed);
+  // The seed again at the end of the run, next to whatever failed (a test's own message
+  // does not name it).
+  std::atexit([] {
+    const auto used = static_cast<unsigned long long>(state().seed.load(std::memory_order_relaxed));
+    std::fprintf(stderr, "rocref gpu: this run: adversarial GPU seed %llu, %llu violation(s) (replay: ROCREF_GPU_SEED=%llu)\n",
+                 used, static_cast<unsigned long long>(violations()), used);
+  });
   return true;
 }();
 
