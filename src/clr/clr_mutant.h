@@ -1,8 +1,10 @@
-// clr/clr_mutant.h - planted bugs in the kernarg ring and signal pool that the
-// property test (tests/property/clr) must catch: a check that cannot fail proves nothing.
+// clr/clr_mutant.h - planted bugs in the command layer that its tests must catch:
+// a check that cannot fail proves nothing. The kernarg-ring and signal-pool bugs are
+// caught by tests/property/clr and tests/unit/clr; the packet bugs of VirtualGpu::submit
+// by the adversarial GPU model (tests/unit/clr/adversarial_clr_test.cpp).
 //
-// Compiled in only for the test-only rocref_clr_pools_mutable library
-// (ROCREF_CLR_MUTANTS); elsewhere clr_mutant_active() is a constant false.
+// Compiled in only for the test-only rocref_clr_pools_mutable and rocref_clr_mutable
+// libraries (ROCREF_CLR_MUTANTS); elsewhere clr_mutant_active() is a constant false.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +16,11 @@ enum class ClrMutant : uint32_t {
   AlignmentIgnored,    // slices only 16-byte aligned whatever the kernel asked for
   ReuseWhileHeld,      // the pool frees a signal on any release, ignoring other holders
   NoResetOnReuse,      // the pool hands a reused signal out with its old value
+  // Packet bugs of VirtualGpu::submit (ring and pool bugs stay before this line):
+  NoBarrierBit,        // AQL-BAR-1: stream packets without the barrier bit (no in-order stream)
+  AgentReleaseScope,   // AQL-FEN-4: release scope AGENT instead of SYSTEM (host reads too early)
+  DoorbellBeforeHeader,  // AQL-DB-1: doorbell rung before the header is release-stored
+  FullRingOffByOne,    // AQL-IDX-2: full-ring wait `>` instead of `>=` (overwrites an unread slot)
   kCount
 };
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "clr/blit_kernels.h"
+#include "clr/clr_mutant.h"
 #include "clr/device.h"
 #include "clr/kernel_object.h"
 #include "clr/signal_pool.h"
@@ -20,10 +21,13 @@ namespace {
 constexpr uint32_t kQueueSize = 1024;
 
 // ROCclr's dispatch header: barrier bit (in-order stream), system-scope fences.
-constexpr uint16_t header_for(hsa_packet_type_t type) {
-  return static_cast<uint16_t>((type << HSA_PACKET_HEADER_TYPE) | (1u << HSA_PACKET_HEADER_BARRIER) |
+uint16_t header_for(hsa_packet_type_t type) {
+  const uint32_t barrier = clr_mutant_active(ClrMutant::NoBarrierBit) ? 0u : 1u;
+  const uint32_t release =
+      clr_mutant_active(ClrMutant::AgentReleaseScope) ? HSA_FENCE_SCOPE_AGENT : HSA_FENCE_SCOPE_SYSTEM;
+  return static_cast<uint16_t>((type << HSA_PACKET_HEADER_TYPE) | (barrier << HSA_PACKET_HEADER_BARRIER) |
                                (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
-                               (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
+                               (release << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
 }
 
 }  // namespace
@@ -64,7 +68,12 @@ hsa_status_t VirtualGpu::submit(const void* packet, const char* what, Pending pe
     return e;
   }
   const uint64_t id = hsa_queue_add_write_index_screlease(queue_, 1);
-  while (id - hsa_queue_load_read_index_scacquire(queue_) >= queue_->size) {
+  // AQL-IDX-2: the slot is free once id - read_index < size.
+  auto full = [&] {
+    const uint64_t used = id - hsa_queue_load_read_index_scacquire(queue_);
+    return clr_mutant_active(ClrMutant::FullRingOffByOne) ? used > queue_->size : used >= queue_->size;
+  };
+  while (full()) {
     if (hsa_status_t e = error(); e != HSA_STATUS_SUCCESS) {
       give_back(pending);
       return e;
@@ -80,10 +89,13 @@ hsa_status_t VirtualGpu::submit(const void* packet, const char* what, Pending pe
     pending_.push_back(pending);
   }
   ROCREF_TRACE_EVENT(trace::Layer::Clr, "AQL packet written", std::string(what) + " id=" + std::to_string(id));
+  const bool bell_first = clr_mutant_active(ClrMutant::DoorbellBeforeHeader);
+  if (bell_first) hsa_signal_store_screlease(queue_->doorbell_signal, static_cast<hsa_signal_value_t>(id));
   tsan::release(slot);  // the GPU model reads the slot through another mapping (common/tsan_sync.h)
   __atomic_store_n(reinterpret_cast<uint32_t*>(slot), header_setup, __ATOMIC_RELEASE);
   ROCREF_TRACE_EVENT(trace::Layer::Clr, "header release-stored", "id=" + std::to_string(id));
-  hsa_signal_store_screlease(queue_->doorbell_signal, static_cast<hsa_signal_value_t>(id));
+  // AQL-DB-1: the doorbell after the header, so the packet it names is published.
+  if (!bell_first) hsa_signal_store_screlease(queue_->doorbell_signal, static_cast<hsa_signal_value_t>(id));
   ROCREF_TRACE_EVENT(trace::Layer::Clr, "doorbell rung", "value=" + std::to_string(id));
   return HSA_STATUS_SUCCESS;
 }

@@ -36,7 +36,12 @@ bool expedited_barrier() noexcept {
 
 namespace detail {
 std::atomic<uint32_t> g_doorbell_fence_needed{0};
+std::atomic<DoorbellObserver> g_doorbell_observer{nullptr};
 }  // namespace detail
+
+void set_doorbell_observer(DoorbellObserver observer) noexcept {
+  detail::g_doorbell_observer.store(observer, std::memory_order_release);
+}
 
 void WakeChannel::announce_sleep() noexcept {
   announced_epoch_ = epoch_.load(std::memory_order_relaxed);
@@ -94,6 +99,7 @@ namespace detail {
 void notify_doorbell_listeners_slow() noexcept {
   // AQL-DB-4: the producer's doorbell store must be ordered before its load of `sleeping`.
   std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (DoorbellObserver observe = g_doorbell_observer.load(std::memory_order_acquire)) observe();
   const size_t used = g_listener_high_water.load(std::memory_order_acquire);
   for (size_t i = 0; i < used; ++i) {
     if (WakeChannel* channel = g_listeners[i].load(std::memory_order_acquire)) channel->notify();

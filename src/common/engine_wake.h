@@ -44,6 +44,16 @@ extern std::atomic<uint32_t> g_doorbell_fence_needed;
 void notify_doorbell_listeners_slow() noexcept;
 }  // namespace detail
 
+// Called on the producer's thread at every notified doorbell store, before the
+// listeners are woken (the adversarial GPU model checks AQL-DB-1 and AQL-IDX-2
+// there, gpu/adversary.h). Null (the default): nothing is called.
+using DoorbellObserver = void (*)() noexcept;
+void set_doorbell_observer(DoorbellObserver observer) noexcept;
+
+namespace detail {
+extern std::atomic<DoorbellObserver> g_doorbell_observer;
+}  // namespace detail
+
 // Called by producers after a doorbell store: with a listener, a seq_cst fence,
 // then a wake of any sleeper (AQL-DB-4). With none, one relaxed load: the
 // store-buffering fence is then supplied by registration, which runs

@@ -100,9 +100,44 @@ void EngineScheduler::loop() {
       continue;
     }
     sleeps_.fetch_add(1, std::memory_order_relaxed);
-    channel_.sleep_for(options_.poll_interval);
+    if (adversary::enabled()) {
+      adversarial_sleep();
+    } else {
+      channel_.sleep_for(options_.poll_interval);
+    }
     idle = 0;
   }
+}
+
+// AQL-ADV-4: no poll interval while nothing is in flight: only a doorbell's notify
+// wakes the engines (a wake-up is sometimes spurious), so a lost wake-up hangs and
+// the watchdog reports it (AQL-ADV-5). Launched packets may wait on signals, which
+// the CP polls; foreign producers (the interposer) ring without a notify: both poll.
+void EngineScheduler::adversarial_sleep() {
+  if (!chooser_) chooser_.emplace(0);
+  // A seeded wait is no idleness: the sleep re-check must not turn it into a lost wake-up.
+  if (adversary::any_owes()) {
+    channel_.cancel_sleep();
+    return;
+  }
+  if (adversary::foreign_producers() || adversary::any_in_flight()) {
+    channel_.sleep_for(options_.poll_interval);
+    return;
+  }
+  if (chooser_->one_in(16, "spurious wake-up")) {
+    channel_.sleep_for(std::chrono::microseconds(100));
+    return;
+  }
+  // A notify between announce_sleep() and here ends the sleep at once: only a sleep that
+  // lasted the whole period without one is the watchdog's business.
+  const uint64_t before = channel_.wakeups();
+  const auto start = std::chrono::steady_clock::now();
+  channel_.sleep_for(std::chrono::duration_cast<std::chrono::microseconds>(adversary::watchdog_period()));
+  if (std::chrono::steady_clock::now() - start < adversary::watchdog_period()) return;
+  if (channel_.wakeups() != before || stop_.load(std::memory_order_relaxed)) return;
+  std::lock_guard lock(mutex_);  // no round in progress: the engines' state is stable
+  const std::string why = adversary::any_stuck();
+  if (!why.empty()) adversary::report_hang(why);
 }
 
 void EngineScheduler::start() {

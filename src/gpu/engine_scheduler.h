@@ -7,7 +7,9 @@
 // futex. Producers that ring doorbells through aql::QueueRing wake it at once
 // (AQL-DB-4); foreign producers (the LD_PRELOAD interposer) store doorbells
 // with no notify, so the sleep is bounded by a poll interval. Spin mode never
-// sleeps: for latency benchmarks and machines with cores to spare.
+// sleeps: for latency benchmarks and machines with cores to spare. In the
+// adversarial mode (gpu/adversary.h) an idle sleep has no poll interval and a
+// watchdog reports a hang (spec/adversarial-gpu.md AQL-ADV-4, AQL-ADV-5).
 #pragma once
 
 #include <atomic>
@@ -16,9 +18,11 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "common/engine_wake.h"
+#include "gpu/adversary.h"
 #include "gpu/packet_processor.h"
 
 namespace rocref::gpu {
@@ -73,6 +77,7 @@ class EngineScheduler {
   };
   bool round();
   void loop();
+  void adversarial_sleep();  // AQL-ADV-4, AQL-ADV-5
   void wake();
 
   SchedulerOptions options_;
@@ -85,6 +90,7 @@ class EngineScheduler {
   std::atomic<bool> stop_{false};
   WakeChannel channel_;
   std::atomic<uint64_t> rounds_{0}, busy_rounds_{0}, sleeps_{0};
+  std::optional<adversary::Chooser> chooser_;  // adversarial mode: made at the first sleep
 };
 
 }  // namespace rocref::gpu

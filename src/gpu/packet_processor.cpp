@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "common/aql_packet.h"
@@ -18,6 +19,8 @@
 #include "common/signal.h"
 #include "common/trace.h"
 #include "common/tsan_sync.h"
+#include "gpu/adversarial_queue.h"
+#include "gpu/adversary.h"
 #include "gpu/blit/foreign_kernel.h"
 #include "gpu/kernel_executor.h"
 #include "gpu/packet_checks.h"
@@ -116,7 +119,17 @@ struct PacketProcessor::Impl {
   QueueError detail;  // written once before `error` is released
   std::atomic<uint64_t> launched{0}, completed{0}, interrupts{0};
 
+  // Adversarial mode (gpu/adversary.h): null in the fast mode.
+  std::unique_ptr<AdversarialQueue> adv;
+  uint64_t adv_id = 0;
+  std::vector<InFlight> deferred;  // AQL-FEN-4: completed dispatches whose writes are not yet visible
+
   explicit Impl(QueueBinding b) : binding(std::move(b)) {}
+  ~Impl() {
+    // Unregistered first: the doorbell observer and the scheduler stop reaching this queue.
+    // Writes still deferred are dropped with the queue (never made visible).
+    if (adv_id != 0) adversary::unregister_queue(adv_id);
+  }
 
   amd_queue_t* queue() const { return binding.queue; }
   uint32_t size() const { return queue()->hsa_queue.size; }
@@ -127,6 +140,7 @@ struct PacketProcessor::Impl {
   ProcessorStep fail(PacketFault fault, uint64_t id) {
     if (!error.load(std::memory_order_relaxed)) {
       detail = QueueError{fault.status, id, fault.address, std::move(fault.what)};
+      if (adv && detail.what.find("ROCREF_GPU_SEED") == std::string::npos) detail.what += adversary::seed_note();
       status.store(fault.status, std::memory_order_relaxed);
       error.store(true, std::memory_order_release);
       ROCREF_TRACE_EVENT(trace::Layer::Gpu, "queue error", "packet " + std::to_string(id) + ": " + detail.what);
@@ -238,6 +252,7 @@ struct PacketProcessor::Impl {
   ProcessorStep try_launch() {
     if (error.load(std::memory_order_relaxed) || inactive.load(std::memory_order_relaxed)) return {};
     if (blocked_by_barrier_packet()) return {};  // AQL-BAR-2..4
+    if (adv && !adv->rung(read)) return {};      // AQL-ADV-2: only packets a delivered doorbell covers
     const uint64_t va = slot_va(read);
     auto* slot = static_cast<uint8_t*>(binding.memory->translate(va, aql::kPacketBytes, Access::ReadWrite));
     if (slot == nullptr) {
@@ -251,6 +266,7 @@ struct PacketProcessor::Impl {
     const auto header = static_cast<uint16_t>(word);
     // AQL-INV-1: INVALID means the producer has not published yet: wait.
     if (aql::header_type(header) == HSA_PACKET_TYPE_INVALID && !mutant_active(Mutant::InvalidHeaderConsumed)) {
+      if (adv) adv->fetched_invalid();
       return {};
     }
     // AQL-BAR-1: a barrier-bit packet waits for every earlier packet to complete.
@@ -261,6 +277,7 @@ struct PacketProcessor::Impl {
     std::memcpy(f.bytes, &word, sizeof word);
     std::memcpy(f.bytes + sizeof word, slot + sizeof word, aql::kPacketBytes - sizeof word);
     if (auto fault = classify(f)) return fail(std::move(*fault), read);
+    if (adv) adversary::flush_all();  // AQL-FEN-4: the agent's earlier writes are visible to its next launch
     // AQL-FEN-1: launch ends with an acquire fence at the packet's acquire scope.
     if (aql::header_acquire_scope(header) != HSA_FENCE_SCOPE_NONE) fence(std::memory_order_acquire);
     f.launch_ticks = gpu_clock_ticks();
@@ -268,6 +285,7 @@ struct PacketProcessor::Impl {
                        std::string(kind_name(f.kind)) + " id=" + std::to_string(read) + " (header acquire-loaded)");
     in_flight.push_back(std::move(f));
     launching = read;
+    if (adv) adv->launched(read);
     phase = ProcessorPhase::Launched;
     launched.fetch_add(1, std::memory_order_relaxed);
     return ProcessorStep{ProcessorAction::Launch, launching};
@@ -404,12 +422,22 @@ struct PacketProcessor::Impl {
     InFlight& f = in_flight[index];
     const uint64_t id = f.id;
     std::optional<PacketFault> fault;
-    const std::optional<bool> done = ready(f, &fault);
+    std::optional<bool> done;
+    if (adv && defers_writes(f)) {
+      // AQL-FEN-4: released below system scope, so the host may see the signal before the writes.
+      ROCREF_TRACE_EVENT(trace::Layer::Gpu, "adversary: writes deferred", "id=" + std::to_string(id));
+      deferred.push_back(f);
+      done = true;
+    } else {
+      done = ready(f, &fault);
+    }
     if (fault) {
       in_flight.erase(in_flight.begin() + static_cast<ptrdiff_t>(index));
       return fail(std::move(*fault), id);
     }
     if (!done.value_or(false)) return {};
+    // AQL-FEN-4: a system-scope release makes the agent's deferred writes visible first.
+    if (adv && aql::header_release_scope(f.header) == HSA_FENCE_SCOPE_SYSTEM) adversary::flush_all();
     // AQL-FEN-1: the release fence at the packet's release scope, before the decrement.
     if (aql::header_release_scope(f.header) != HSA_FENCE_SCOPE_NONE) {
       fence(std::memory_order_release);
@@ -446,6 +474,65 @@ struct PacketProcessor::Impl {
     }
     return ProcessorStep{ProcessorAction::Complete, id};
   }
+
+  // --- Adversarial mode (spec/aql-queue.md AQL-ADV-*, AQL-FEN-3..5) ---
+
+  static bool defers_writes(const InFlight& f) {
+    return (f.kind == Kind::Kernel || f.kind == Kind::ForeignKernel) &&
+           aql::header_release_scope(f.header) != HSA_FENCE_SCOPE_SYSTEM;
+  }
+
+  // Runs the bodies of completed dispatches whose writes were deferred, oldest first.
+  void flush_deferred() {
+    if (deferred.empty()) return;
+    std::vector<InFlight> run;
+    run.swap(deferred);
+    for (InFlight& d : run) {
+      ROCREF_TRACE_EVENT(trace::Layer::Gpu, "adversary: deferred writes made visible", "id=" + std::to_string(d.id));
+      std::optional<PacketFault> fault;
+      ready(d, &fault);
+      if (fault) fail(std::move(*fault), d.id);
+    }
+  }
+
+  void start_adversary() {
+    adv = std::make_unique<AdversarialQueue>(queue(), binding.memory);
+    adversary::QueueHooks hooks;
+    hooks.check = [this] { adv->check_doorbell(); };
+    hooks.flush = [this] { flush_deferred(); };
+    hooks.in_flight = [this] { return !in_flight.empty() || phase != ProcessorPhase::Fetch; };
+    hooks.owes = [this] { return adv->owes(); };
+    hooks.stuck = [this] {
+      const bool idle_fetch = phase == ProcessorPhase::Fetch && in_flight.empty() &&
+                              !error.load(std::memory_order_relaxed) && !inactive.load(std::memory_order_relaxed);
+      return adv->stuck(read, idle_fetch);
+    };
+    adv_id = adversary::register_queue(std::move(hooks));
+  }
+
+  // AQL-ADV-1, AQL-ADV-3: a seeded choice among what the rules allow: idle this step,
+  // launch before completing, and which launched packet to try to complete first.
+  ProcessorStep adversarial_step() {
+    if (std::optional<std::string> violation = adv->take_violation()) {
+      return fail(PacketFault{HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, std::move(*violation), 0}, read);
+    }
+    if (phase != ProcessorPhase::Fetch) return step_fetch();
+    if (adv->delay()) return {};
+    const bool launch_first = adv->chooser().one_in(2, "launch before completing");
+    if (launch_first) {
+      const ProcessorStep s = step_fetch();
+      if (s.action != ProcessorAction::None) return s;
+    }
+    const size_t n = in_flight.size();
+    if (n != 0) {
+      const size_t start = adv->chooser().below(static_cast<uint32_t>(n), "completion order");
+      for (size_t k = 0; k < n; ++k) {
+        const ProcessorStep s = step_complete((start + k) % n);
+        if (s.action != ProcessorAction::None) return s;
+      }
+    }
+    return launch_first ? ProcessorStep{} : step_fetch();
+  }
 };
 
 PacketProcessor::PacketProcessor(QueueBinding binding) : impl_(new Impl(std::move(binding))) {
@@ -462,6 +549,7 @@ PacketProcessor::PacketProcessor(QueueBinding binding) : impl_(new Impl(std::mov
   }
   s.read = atomic_field(s.binding.queue->read_dispatch_id).load(std::memory_order_acquire);
   s.launching = s.read;
+  if (adversary::enabled()) s.start_adversary();
 }
 
 PacketProcessor::~PacketProcessor() { delete impl_; }
@@ -474,6 +562,7 @@ ProcessorStep PacketProcessor::step_fetch() {
 ProcessorStep PacketProcessor::step_complete(size_t index) { return impl_->step_complete(index); }
 
 ProcessorStep PacketProcessor::step() {
+  if (impl_->adv) return impl_->adversarial_step();
   if (impl_->phase != ProcessorPhase::Fetch) return step_fetch();
   for (size_t i = 0; i < impl_->in_flight.size(); ++i) {
     const ProcessorStep s = impl_->step_complete(i);

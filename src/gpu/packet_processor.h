@@ -22,6 +22,11 @@
 // known AMD format launches as a no-op that decrements its completion signal,
 // a false completion, instead of a queue error), NonAtomicSignalDecrement (in
 // sig::complete_signal).
+//
+// Made while the adversarial mode is on (gpu/adversary.h), step() takes the seeded
+// choices of spec/adversarial-gpu.md: completion order, delays, launches only after a
+// delivered doorbell, and dispatches released below system scope complete before
+// their writes (deferred to the agent's next launch or system-scope release).
 #pragma once
 
 #include <hsa/amd_hsa_queue.h>

@@ -9,6 +9,7 @@
 #include "common/aql_ring.h"
 #include "common/kernel_abi.h"
 #include "hsa/agent.h"
+#include "hsa/hsa_mutant.h"
 #include "hsa/aql_queue.h"
 #include "hsa/memory_region.h"
 #include "hsa/runtime.h"
@@ -130,9 +131,23 @@ hsa_status_t BlitKernel::dispatch_locked(int kernel, const void* args, size_t ar
   packet.kernel_object = reinterpret_cast<uint64_t>(code_) + kernel * 2 * sizeof(kabi::KernelDescriptor);
   packet.kernarg_address = kernarg_;
   packet.completion_signal = done_->handle();
-  packet.header = aql::make_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true, HSA_FENCE_SCOPE_SYSTEM,
-                                   HSA_FENCE_SCOPE_SYSTEM);
-  aql::QueueRing(queue_->amd()).submit(&packet);
+  // AQL-FEN-3: the host reads the result after the signal, so the release is system scope.
+  const hsa_fence_scope_t release =
+      hsa_mutant_active(HsaMutant::BlitAgentReleaseScope) ? HSA_FENCE_SCOPE_AGENT : HSA_FENCE_SCOPE_SYSTEM;
+  packet.header = aql::make_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true, HSA_FENCE_SCOPE_SYSTEM, release);
+  aql::QueueRing ring(queue_->amd());
+  if (hsa_mutant_active(HsaMutant::BlitDoorbellBeforeHeader)) {
+    // The planted bug: the doorbell names the packet before its header is published.
+    const uint64_t id = ring.reserve_fetch_add(1);
+    ring.wait_for_room(id, 1);
+    ring.write_body(id, &packet);
+    ring.ring_doorbell(id);
+    uint32_t header_setup;
+    std::memcpy(&header_setup, &packet, sizeof header_setup);
+    ring.publish(id, header_setup);
+  } else {
+    ring.submit(&packet);
+  }
   // A queue error never completes the signal: check between bounded waits.
   for (;;) {
     const sig::WaitResult result = done_->view().wait(HSA_SIGNAL_CONDITION_EQ, 0, std::chrono::milliseconds(50));

@@ -1,5 +1,6 @@
 // tests/conformance/hsa/aql_packet_test.cpp - PRM queue rules with real packets on a real queue.
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 #include "hsa_fixture.h"
@@ -140,6 +141,9 @@ TEST_F(HsaAql, AQL_BAR_3_BarrierOrCompletesOnAnyDependency) {
 
 TEST_F(HsaAql, AQL_DB_1_PacketMayBeConsumedBeforeTheDoorbell) {
   record_clause("AQL-DB-1");
+  // A freedom, not an obligation: the adversarial GPU model (ROCREF_GPU_SEED) takes the
+  // other choice and consumes only packets a doorbell named (AQL-ADV-2).
+  if (std::getenv("ROCREF_GPU_SEED") != nullptr) GTEST_SKIP() << "adversarial GPU: waits for the doorbell";
   hsa_signal_t done = make_signal(1);
   barrier_and(done, false, {}, /*ring_doorbell=*/false);
   EXPECT_EQ(wait_zero(done, 5000), 0) << "a published packet was never consumed without a doorbell";

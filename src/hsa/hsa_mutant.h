@@ -1,0 +1,35 @@
+// hsa/hsa_mutant.h - planted bugs in the HSA runtime's own packets (the blit kernels' dispatch)
+// that the adversarial GPU model must catch (tests/unit/hsa/adversarial_blit_test.cpp).
+//
+// Compiled in only for the test-only rocref_hsa_mutable library (ROCREF_HSA_MUTANTS);
+// elsewhere hsa_mutant_active() is a constant false.
+#pragma once
+
+#include <cstdint>
+
+namespace rocref::hsa {
+
+enum class HsaMutant : uint32_t {
+  BlitAgentReleaseScope,     // AQL-FEN-3: blit dispatch released at AGENT scope; the host reads next
+  BlitDoorbellBeforeHeader,  // AQL-DB-1: blit doorbell rung before the header is release-stored
+  kCount
+};
+
+#ifdef ROCREF_HSA_MUTANTS
+bool hsa_mutant_active(HsaMutant m) noexcept;
+void set_hsa_mutant(HsaMutant m, bool on) noexcept;
+class ScopedHsaMutant {
+ public:
+  explicit ScopedHsaMutant(HsaMutant m) : m_(m) { set_hsa_mutant(m_, true); }
+  ~ScopedHsaMutant() { set_hsa_mutant(m_, false); }
+  ScopedHsaMutant(const ScopedHsaMutant&) = delete;
+  ScopedHsaMutant& operator=(const ScopedHsaMutant&) = delete;
+
+ private:
+  HsaMutant m_;
+};
+#else
+constexpr bool hsa_mutant_active(HsaMutant) noexcept { return false; }
+#endif
+
+}  // namespace rocref::hsa
