@@ -164,13 +164,18 @@ StepResult step(const AqlConfig& config, const AqlState& state, const Step& s) {
           r.violation = violation(m.doorbell_over_advance ? "AQL-DB-3" : "AQL-DB-1",
                                   "doorbell set to " + std::to_string(value) + ", a packet not yet published");
         }
-        const uint64_t stored = config.doorbell == DoorbellStore::Max && n.doorbell_rung
-                                    ? std::max(n.doorbell, value)
-                                    : value;
-        if ((config.single_queue || config.doorbell == DoorbellStore::Max) && n.doorbell_rung &&
-            stored < n.doorbell && !r.violation) {
-          r.violation = violation("AQL-DB-2", "doorbell went back from " + std::to_string(n.doorbell) + " to " +
-                                                  std::to_string(stored));
+        // AQL-IDX-5: "newer" by modular distance, so order survives 2^64 wrap-around.
+        auto newer = [](uint64_t earlier, uint64_t later) { return static_cast<int64_t>(later - earlier) > 0; };
+        const bool max = config.doorbell == DoorbellStore::Max;
+        const uint64_t stored = max && n.doorbell_rung && !newer(n.doorbell, value) ? n.doorbell : value;
+        if ((config.single_queue || max) && !r.violation) {
+          if (n.doorbell_rung && newer(stored, n.doorbell)) {
+            r.violation = violation("AQL-DB-2", "doorbell went back from " + std::to_string(n.doorbell) + " to " +
+                                                    std::to_string(stored));
+          } else if (max && newer(stored, value)) {
+            r.violation = violation("AQL-DB-2", "doorbell " + std::to_string(stored) + " stays behind packet " +
+                                                    std::to_string(value) + " it was rung for");
+          }
         }
         n.doorbell = stored;
         n.doorbell_rung = true;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "common/aql_protocol.h"
+
 namespace rocref::proofs {
 namespace {
 
@@ -22,7 +24,52 @@ constexpr Action kProducerActions[] = {Action::Reserve, Action::CheckRoom, Actio
                                        Action::RingDoorbell};
 constexpr Action kProcessorActions[] = {Action::Launch, Action::ResetHeader, Action::AdvanceRead};
 
+// The model's mutant flags that name a planted bug of src/ (common/mutant.h): the
+// encoding takes those branches through common/aql_protocol.h, as the code does.
+Z3Domain domain_for(z3::context& ctx, const model::AqlMutants& m) {
+  Z3Domain d{&ctx, {}};
+  auto set = [&](Mutant x, bool on) { d.mutants.set(static_cast<size_t>(x), on); };
+  set(Mutant::SkipFullCheck, m.skip_full_check);
+  set(Mutant::DoorbellBeforeHeader, m.doorbell_before_header);
+  set(Mutant::DoorbellOverAdvance, m.doorbell_over_advance);
+  set(Mutant::HeaderResetAfterReadIndex, m.header_reset_after_read_index);
+  set(Mutant::InvalidHeaderConsumed, m.invalid_header_consumed);
+  set(Mutant::IgnoreBarrierBit, m.ignore_barrier_bit);
+  return d;
+}
+
+// Records the order in which aql::producer_program takes the producer's steps.
+struct ProducerRecorder {
+  bool cas;
+  std::vector<Action> steps;
+  void reserve() { steps.push_back(Action::Reserve); }
+  void wait_for_room() {
+    if (!cas) steps.push_back(Action::CheckRoom);  // a successful CAS already had room (AQL-IDX-3)
+  }
+  void write_body() { steps.push_back(Action::WriteBody); }
+  void publish() { steps.push_back(Action::Publish); }
+  void ring_doorbell() { steps.push_back(Action::RingDoorbell); }
+};
+
 }  // namespace
+
+std::vector<Action> AqlEncoding::producer_steps() const {
+  ProducerRecorder r{config_.reservation == model::Reservation::Cas, {}};
+  aql::producer_program(dom_, r);
+  return r.steps;
+}
+
+model::ProducerPc AqlEncoding::pc_after(Action a) const {
+  switch (a) {
+    case Action::Reserve:
+      return config_.reservation == model::Reservation::Cas ? model::ProducerPc::HasRoom : model::ProducerPc::Reserved;
+    case Action::CheckRoom: return model::ProducerPc::HasRoom;
+    case Action::WriteBody: return model::ProducerPc::BodyWritten;
+    case Action::Publish: return model::ProducerPc::Published;
+    case Action::RingDoorbell: return model::ProducerPc::Rung;
+    default: return model::ProducerPc::Idle;
+  }
+}
 
 std::vector<z3::expr> SymState::vars() const {
   std::vector<z3::expr> v{write_index, read_index, doorbell, doorbell_rung};
@@ -35,7 +82,7 @@ std::vector<z3::expr> SymState::vars() const {
 }
 
 AqlEncoding::AqlEncoding(z3::context& ctx, const model::AqlConfig& config, uint32_t in_flight_capacity)
-    : ctx_(ctx), config_(config) {
+    : ctx_(ctx), config_(config), dom_(domain_for(ctx, config.mutants)) {
   const uint32_t total = config.producers * config.packets_per_producer;
   capacity_ = in_flight_capacity ? in_flight_capacity : std::max<uint32_t>(total, 1);
 }
@@ -155,74 +202,69 @@ SymStep AqlEncoding::apply(const SymState& s, uint32_t choice) const {
   auto pc = [&](model::ProducerPc v) { return bv(static_cast<uint64_t>(v), kProducerPcBits); };
   auto proc = [&](model::ProcessorPc v) { return bv(static_cast<uint64_t>(v), kProcessorPcBits); };
   auto hdr = [&](model::SlotHeader v) { return bv(static_cast<uint64_t>(v), kHeaderBits); };
-  auto room = [&](const z3::expr& id) {
-    return m.skip_full_check ? ctx_.bool_val(true) : z3::ult(id - s.read_index, R);
-  };
+  // AQL-IDX-2, from the code's full check.
+  auto room = [&](const z3::expr& id) { return aql::room_for(dom_, s.read_index, id, bv(1), R); };
   // Writes one field of slot(id) in `n`, leaving the other slots as they are.
   auto set_slot = [&](const z3::expr& id, z3::expr SymSlot::*field, const z3::expr& value) {
     for (uint32_t k = 0; k < config_.ring_size; ++k) n.slots[k].*field = z3::ite(slot_is(id, k), value, n.slots[k].*field);
-  };
-  auto finish_packet = [&](SymProducer& p, const SymProducer& old) {
-    p.remaining = old.remaining - bv(1, kSmallBits);
-    p.pc = z3::ite(p.remaining == bv(0, kSmallBits), pc(model::ProducerPc::Done), pc(model::ProducerPc::Idle));
   };
 
   if (step->actor == Actor::Producer) {
     const SymProducer& p = s.producers[step->index];
     SymProducer& np = n.producers[step->index];
+    // Where this action stands in the code's producer program: the pc it needs and
+    // the pc it leaves (the last step hands the producer its next packet).
+    const std::vector<Action> program = producer_steps();
+    const auto at = std::find(program.begin(), program.end(), step->action);
+    if (at == program.end()) return r;  // not a step of this producer (CheckRoom after a CAS)
+    const model::ProducerPc before = at == program.begin() ? model::ProducerPc::Idle : pc_after(*(at - 1));
+    r.enabled = p.pc == pc(before);
+    if (at + 1 == program.end()) {
+      np.remaining = p.remaining - bv(1, kSmallBits);
+      np.pc = z3::ite(np.remaining == bv(0, kSmallBits), pc(model::ProducerPc::Done), pc(model::ProducerPc::Idle));
+    } else {
+      np.pc = pc(pc_after(step->action));
+    }
     switch (step->action) {
       case Action::Reserve:  // AQL-IDX-1
-        r.enabled = p.pc == pc(model::ProducerPc::Idle) &&
-                    (config_.reservation == model::Reservation::FetchAdd ? ctx_.bool_val(true) : room(s.write_index));
+        if (config_.reservation == model::Reservation::Cas) r.enabled = r.enabled && room(s.write_index);
         np.id = s.write_index;
         n.write_index = s.write_index + bv(1);
-        np.pc = pc(config_.reservation == model::Reservation::Cas ? model::ProducerPc::HasRoom : model::ProducerPc::Reserved);
         break;
       case Action::CheckRoom:  // AQL-IDX-2
-        r.enabled = p.pc == pc(model::ProducerPc::Reserved) && room(p.id);
-        np.pc = pc(model::ProducerPc::HasRoom);
+        r.enabled = r.enabled && room(p.id);
         break;
       case Action::WriteBody:  // AQL-PUB-2
-        r.enabled = p.pc == pc(model::ProducerPc::HasRoom);
         r.violations.push_back({"AQL-IDX-2", slot_field(s, p.id, &SymSlot::header) != hdr(model::SlotHeader::Invalid)});
         set_slot(p.id, &SymSlot::body_id, p.id);
         set_slot(p.id, &SymSlot::has_body, ctx_.bool_val(true));
         if (m.body_write_clears_header) set_slot(p.id, &SymSlot::header, hdr(model::SlotHeader::Zeroed));
-        np.pc = pc(model::ProducerPc::BodyWritten);
         break;
       case Action::Publish:  // AQL-PUB-1
-        r.enabled = p.pc == pc(m.doorbell_before_header ? model::ProducerPc::Rung : model::ProducerPc::BodyWritten);
         set_slot(p.id, &SymSlot::header, hdr(model::SlotHeader::Published));
         set_slot(p.id, &SymSlot::header_id, p.id);
         set_slot(p.id, &SymSlot::barrier, has_barrier(p.id));
-        if (m.doorbell_before_header) {
-          finish_packet(np, p);
-        } else {
-          np.pc = pc(model::ProducerPc::Published);
-        }
         break;
-      case Action::RingDoorbell: {  // AQL-DB-1..3
-        r.enabled = p.pc == pc(m.doorbell_before_header ? model::ProducerPc::BodyWritten : model::ProducerPc::Published);
-        const z3::expr value = m.doorbell_over_advance ? p.id + R : p.id;
+      case Action::RingDoorbell: {  // AQL-DB-1..3, the value from the code
+        const z3::expr value = aql::doorbell_value(dom_, p.id, R);
         const z3::expr behind = s.launched - value;
         const z3::expr consumed = behind != bv(0) && z3::ult(behind, bv(uint64_t{1} << 63));
         const z3::expr published = slot_field(s, value, &SymSlot::header) == hdr(model::SlotHeader::Published) &&
                                    slot_field(s, value, &SymSlot::header_id) == value;
         const z3::expr named_unpublished = !consumed && !published;
-        r.violations.push_back({m.doorbell_over_advance ? "AQL-DB-3" : "AQL-DB-1", named_unpublished});
-        const z3::expr stored = config_.doorbell == model::DoorbellStore::Max
-                                    ? z3::ite(s.doorbell_rung && z3::ult(value, s.doorbell), s.doorbell, value)
-                                    : value;
-        if (config_.single_queue || config_.doorbell == model::DoorbellStore::Max) {
-          r.violations.push_back({"AQL-DB-2", s.doorbell_rung && z3::ult(stored, s.doorbell) && !named_unpublished});
+        r.violations.push_back({dom_.mutant(Mutant::DoorbellOverAdvance) ? "AQL-DB-3" : "AQL-DB-1", named_unpublished});
+        const bool max = config_.doorbell == model::DoorbellStore::Max;
+        const z3::expr stored = max ? aql::max_doorbell(dom_, s.doorbell_rung, s.doorbell, value) : value;
+        if (config_.single_queue || max) {
+          // AQL-DB-2: never back, and a max-store covers the id it rang. The clause is the
+          // specification's (the model's modular order), not the code's is_newer.
+          auto newer = [&](const z3::expr& earlier, const z3::expr& later) { return z3::slt(bv(0), later - earlier); };
+          z3::expr broken = s.doorbell_rung && newer(stored, s.doorbell);
+          if (max) broken = broken || newer(stored, value);
+          r.violations.push_back({"AQL-DB-2", broken && !named_unpublished});
         }
         n.doorbell = stored;
         n.doorbell_rung = ctx_.bool_val(true);
-        if (m.doorbell_before_header) {
-          np.pc = pc(model::ProducerPc::Rung);
-        } else {
-          finish_packet(np, p);
-        }
         break;
       }
       default:
@@ -238,9 +280,9 @@ SymStep AqlEncoding::apply(const SymState& s, uint32_t choice) const {
         const z3::expr barrier =
             header == hdr(model::SlotHeader::Published) && slot_field(s, s.read_index, &SymSlot::barrier);
         const z3::expr empty = s.in_flight_count == bv(0, kSmallBits);
-        r.enabled = s.processor == proc(model::ProcessorPc::Fetch) &&
-                    (m.invalid_header_consumed ? ctx_.bool_val(true) : header != hdr(model::SlotHeader::Invalid)) &&
-                    s.write_index != s.read_index && (m.ignore_barrier_bit ? ctx_.bool_val(true) : !barrier || empty);
+        // AQL-INV-1, AQL-BAR-1: the code's launch guard.
+        r.enabled = s.processor == proc(model::ProcessorPc::Fetch) && s.write_index != s.read_index &&
+                    aql::may_launch(dom_, header == hdr(model::SlotHeader::Invalid), barrier, empty);
         const z3::expr inv1 = header == hdr(model::SlotHeader::Invalid);
         const z3::expr inv2 = !inv1 && (header != hdr(model::SlotHeader::Published) ||
                                         slot_field(s, s.read_index, &SymSlot::header_id) != s.read_index);
@@ -260,21 +302,22 @@ SymStep AqlEncoding::apply(const SymState& s, uint32_t choice) const {
         n.processor = proc(model::ProcessorPc::Launched);
         break;
       }
-      case Action::ResetHeader: {  // AQL-RET-1
-        r.enabled = s.processor == proc(m.header_reset_after_read_index ? model::ProcessorPc::ReadAdvanced
-                                                                         : model::ProcessorPc::Launched);
+      case Action::ResetHeader: {  // AQL-RET-1, in the code's retirement order
+        const bool reset_first = aql::retire_order(dom_).first == aql::RetireStep::ResetHeader;
+        r.enabled = s.processor == proc(reset_first ? model::ProcessorPc::Launched : model::ProcessorPc::ReadAdvanced);
         r.violations.push_back({"AQL-RET-1", slot_field(s, s.launching, &SymSlot::header) == hdr(model::SlotHeader::Published) &&
                                                  slot_field(s, s.launching, &SymSlot::header_id) != s.launching});
         set_slot(s.launching, &SymSlot::header, hdr(model::SlotHeader::Invalid));
-        n.processor = proc(m.header_reset_after_read_index ? model::ProcessorPc::Fetch : model::ProcessorPc::HeaderReset);
+        n.processor = proc(reset_first ? model::ProcessorPc::HeaderReset : model::ProcessorPc::Fetch);
         break;
       }
-      case Action::AdvanceRead:  // AQL-RET-2
-        r.enabled = s.processor == proc(m.header_reset_after_read_index ? model::ProcessorPc::Launched
-                                                                         : model::ProcessorPc::HeaderReset);
+      case Action::AdvanceRead: {  // AQL-RET-2
+        const bool reset_first = aql::retire_order(dom_).first == aql::RetireStep::ResetHeader;
+        r.enabled = s.processor == proc(reset_first ? model::ProcessorPc::HeaderReset : model::ProcessorPc::Launched);
         n.read_index = s.read_index + bv(1);
-        n.processor = proc(m.header_reset_after_read_index ? model::ProcessorPc::ReadAdvanced : model::ProcessorPc::Fetch);
+        n.processor = proc(reset_first ? model::ProcessorPc::Fetch : model::ProcessorPc::ReadAdvanced);
         break;
+      }
       default:
         break;
     }
@@ -347,10 +390,15 @@ std::vector<Clause> AqlEncoding::invariants(const SymState& s) const {
     out.push_back({"AQL-IDX-3", z3::ugt(distance, bv(config_.ring_size))});
   }
   auto pc = [&](model::ProducerPc v) { return bv(static_cast<uint64_t>(v), kProducerPcBits); };
+  // A producer owns its slot from the room check until it publishes, in the code's program order.
+  const std::vector<Action> program = producer_steps();
+  const Action room_step = config_.reservation == model::Reservation::Cas ? Action::Reserve : Action::CheckRoom;
+  const auto from = std::find(program.begin(), program.end(), room_step);
+  const auto to = std::find(program.begin(), program.end(), Action::Publish);
   z3::expr idx4 = ctx_.bool_val(false);
   for (const SymProducer& p : s.producers) {
-    z3::expr writing = p.pc == pc(model::ProducerPc::HasRoom) || p.pc == pc(model::ProducerPc::BodyWritten);
-    if (config_.mutants.doorbell_before_header) writing = writing || p.pc == pc(model::ProducerPc::Rung);
+    z3::expr writing = ctx_.bool_val(false);
+    for (auto a = from; a < to; ++a) writing = writing || p.pc == pc(pc_after(*a));
     idx4 = idx4 || (writing && z3::uge(p.id - s.read_index, bv(config_.ring_size)));
   }
   out.push_back({"AQL-IDX-4", idx4});

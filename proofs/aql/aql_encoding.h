@@ -1,10 +1,14 @@
 // proofs/aql/aql_encoding.h - the AQL queue model's state and transitions as Z3 terms.
 //
-// Mirrors models/aql_queue_model.cpp step for step: every index is a 64-bit
-// bit-vector compared by modular distance, each action is one "choice" whose
-// guard, next state and clause violations follow the C++ model exactly.
-// tests/unit/proofs checks the two agree on random concrete states and steps,
-// so the C++ model stays the single source of truth.
+// The state and the clause checks follow models/aql_queue_model.cpp (the
+// specification); the protocol's decisions - full check, producer step order,
+// doorbell value and max-store, launch guard, retirement order - are not
+// retyped here but instantiated from src/'s common/aql_protocol.h over the Z3
+// domain (z3_domain.h), so what is proved is the code that runs. Every index
+// is a 64-bit bit-vector compared by modular distance.
+// tests/unit/proofs checks that this encoding and the model agree on random
+// concrete states and steps: a refinement check of the code's decisions
+// against the specification.
 #pragma once
 
 #include <z3++.h>
@@ -14,6 +18,7 @@
 #include <vector>
 
 #include "models/aql_queue_model.h"
+#include "proofs/aql/z3_domain.h"
 
 namespace rocref::proofs {
 
@@ -86,14 +91,18 @@ class AqlEncoding {
   model::AqlState decode(const z3::model& m, const SymState& s) const;
 
   z3::expr bv(uint64_t v, unsigned width = 64) const { return ctx_.bv_val(v, width); }
+  // The producer's actions in the order common/aql_protocol.h takes them.
+  std::vector<model::Action> producer_steps() const;
 
  private:
+  model::ProducerPc pc_after(model::Action a) const;
   z3::expr slot_field(const SymState& s, const z3::expr& id, z3::expr SymSlot::*field) const;
   z3::expr slot_is(const z3::expr& id, uint32_t k) const;
   z3::expr has_barrier(const z3::expr& id) const;
 
   z3::context& ctx_;
   model::AqlConfig config_;
+  Z3Domain dom_;
   uint32_t capacity_;
 };
 

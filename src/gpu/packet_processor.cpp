@@ -12,6 +12,7 @@
 #include <string>
 
 #include "common/aql_packet.h"
+#include "common/aql_protocol.h"
 #include "common/memory_order.h"
 #include "common/model_clock.h"
 #include "common/mutant.h"
@@ -246,15 +247,16 @@ struct PacketProcessor::Impl {
                   read);
     }
     // AQL-PUB-3: the acquire pairs with the producer's release of header+setup.
-    const uint32_t word = std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(slot)).load(std::memory_order_acquire);
+    const uint32_t word = std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(slot)).load(aql::kHeaderLoadOrder);
     tsan::acquire(reinterpret_cast<const void*>(static_cast<uintptr_t>(va)));  // the slot at the producer's address (tsan_sync.h)
     const auto header = static_cast<uint16_t>(word);
-    // AQL-INV-1: INVALID means the producer has not published yet: wait.
-    if (aql::header_type(header) == HSA_PACKET_TYPE_INVALID && !mutant_active(Mutant::InvalidHeaderConsumed)) {
+    // AQL-INV-1 (INVALID means the producer has not published yet: wait) and AQL-BAR-1
+    // (a barrier-bit packet waits for every earlier packet to complete): the launch
+    // guard of common/aql_protocol.h, the one the proofs check.
+    if (!aql::may_launch(aql::ConcreteDomain{}, aql::header_type(header) == HSA_PACKET_TYPE_INVALID,
+                         aql::header_barrier(header), in_flight.empty())) {
       return {};
     }
-    // AQL-BAR-1: a barrier-bit packet waits for every earlier packet to complete.
-    if (aql::header_barrier(header) && !in_flight.empty() && !mutant_active(Mutant::IgnoreBarrierBit)) return {};
     InFlight f;
     f.id = read;
     f.header = header;
@@ -289,7 +291,7 @@ struct PacketProcessor::Impl {
   // AQL-RET-2: read_index + 1 with a release store: the slot is the producers' again.
   void advance_read() {
     read = launching + 1;
-    atomic_field(queue()->read_dispatch_id).store(read, std::memory_order_release);
+    atomic_field(queue()->read_dispatch_id).store(read, aql::kReadIndexStoreOrder);
   }
 
   ProcessorStep step_fetch() {
@@ -297,7 +299,8 @@ struct PacketProcessor::Impl {
       case ProcessorPhase::Fetch:
         return try_launch();
       case ProcessorPhase::Launched:
-        if (mutant_active(Mutant::HeaderResetAfterReadIndex)) {
+        // AQL-RET-1: common/aql_protocol.h's retirement order.
+        if (aql::retire_order(aql::ConcreteDomain{}).first == aql::RetireStep::AdvanceRead) {
           advance_read();
           phase = ProcessorPhase::ReadAdvanced;
           return ProcessorStep{ProcessorAction::AdvanceRead, launching};

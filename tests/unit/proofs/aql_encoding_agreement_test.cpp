@@ -125,3 +125,48 @@ TEST(AqlEncodingAgreement, DetectsAPlantedDisagreement) {
 
 }  // namespace
 }  // namespace rocref::proofs
+
+namespace rocref::proofs {
+namespace {
+
+// AQL-SRC-1: the encoding's producer step order is the one src/'s
+// aql::producer_program runs, and src/'s planted branch changes it.
+TEST(AqlEncodingSource, AQL_SRC_1_ProducerOrderComesFromTheCode) {
+  z3::context ctx;
+  model::AqlConfig cfg;
+  using model::Action;
+  EXPECT_EQ(AqlEncoding(ctx, cfg).producer_steps(),
+            (std::vector<Action>{Action::Reserve, Action::CheckRoom, Action::WriteBody, Action::Publish,
+                                 Action::RingDoorbell}));
+  cfg.reservation = model::Reservation::Cas;
+  EXPECT_EQ(AqlEncoding(ctx, cfg).producer_steps(),
+            (std::vector<Action>{Action::Reserve, Action::WriteBody, Action::Publish, Action::RingDoorbell}));
+  cfg.mutants.doorbell_before_header = true;  // Mutant::DoorbellBeforeHeader in producer_program
+  EXPECT_EQ(AqlEncoding(ctx, cfg).producer_steps(),
+            (std::vector<Action>{Action::Reserve, Action::WriteBody, Action::RingDoorbell, Action::Publish}));
+}
+
+// AQL-SRC-1: the encoding's full check and doorbell value are src/'s functions
+// over Z3 terms: on numerals they evaluate to what the concrete instantiation returns.
+TEST(AqlEncodingSource, AQL_SRC_1_DecisionsEvaluateLikeTheConcreteCode) {
+  z3::context ctx;
+  const Z3Domain z{&ctx, {}};
+  const aql::ConcreteDomain c;
+  const uint64_t samples[] = {0, 1, 2, 3, 7, 8, 1ull << 63, UINT64_MAX - 1, UINT64_MAX};
+  for (uint64_t read : samples) {
+    for (uint64_t first : samples) {
+      for (uint64_t count : {1ull, 2ull, 9ull}) {
+        const bool want = aql::room_for(c, read, first, count, uint64_t{8});
+        EXPECT_EQ(aql::room_for(z, z.u64(read), z.u64(first), z.u64(count), z.u64(8)).simplify().is_true(), want)
+            << read << " " << first << " " << count;
+      }
+      const bool rung = (read & 1) != 0;
+      uint64_t got = 0;
+      aql::max_doorbell(z, z.truth(rung), z.u64(read), z.u64(first)).simplify().is_numeral_u64(got);
+      EXPECT_EQ(got, aql::max_doorbell(c, rung, read, first)) << read << " " << first;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace rocref::proofs
