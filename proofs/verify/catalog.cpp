@@ -33,6 +33,7 @@ const std::map<std::string, std::string>& clause_names() {
       {"AQL-INV-2", "consumed only after its header is published"},
       {"AQL-PUB-3", "no stale body consumed"},
       {"AQL-BAR-1", "barrier bit: launch after earlier packets completed"},
+      {"AQL-BAR-4", "BARRIER_VALUE: completes on its condition, blocks later launches"},
       {"AQL-RET-1", "header reset before read advance: none erased"},
       {"AQL-DB-1", "doorbell names only published packets"},
       {"AQL-DB-2", "doorbell monotonic"},
@@ -54,6 +55,7 @@ struct AqlSetup {
   model::DoorbellStore doorbell = model::DoorbellStore::Plain;
   bool single_queue = false;
   uint64_t start = 0;
+  uint32_t barrier_value_every = 0;  // AQL-BAR-4: BARRIER_VALUE packets among the others
 };
 
 model::AqlConfig to_config(const AqlSetup& s) {
@@ -65,6 +67,7 @@ model::AqlConfig to_config(const AqlSetup& s) {
   c.doorbell = s.doorbell;
   c.single_queue = s.single_queue;
   c.barrier_every = 2;
+  c.barrier_value_every = s.barrier_value_every;
   return c;
 }
 
@@ -74,6 +77,7 @@ std::string describe(const AqlSetup& s) {
     << (s.reservation == model::Reservation::Cas ? "cas" : "fetch_add") << ' '
     << (s.doorbell == model::DoorbellStore::Max ? "max-db" : s.single_queue ? "single-db" : "plain-db");
   if (s.start) o << " start=2^64-" << (0 - s.start);
+  if (s.barrier_value_every) o << " barrier-value/" << s.barrier_value_every;
   return o.str();
 }
 
@@ -133,6 +137,10 @@ Check mutant_check(const AqlMutantCase& m, uint32_t depth) {
     model::AqlConfig c = to_config(s);
     c.mutants.*m.flag = true;
     if (m.flag == &model::AqlMutants::ignore_barrier_bit) c.barrier_every = 1;  // shortest counterexample
+    if (m.flag == &model::AqlMutants::barrier_packet_does_not_block ||
+        m.flag == &model::AqlMutants::barrier_value_ignores_condition) {
+      c.barrier_value_every = 1;  // every packet a BARRIER_VALUE: the shortest counterexample
+    }
     AqlCheckOptions o;
     o.depth = depth;
     o.induction = false;
@@ -174,7 +182,8 @@ std::vector<Check> catalog(const VerifyOptions& opt) {
   } else if (opt.quick) {
     safety = {{1, 2, 2, small_depth, budget, R::FetchAdd, D::Plain, true},
               {2, 2, 2, small_depth, budget, R::Cas, D::Max},
-              {2, 2, 1, small_depth, budget, R::FetchAdd, D::Max, false, ~uint64_t{0}}};  // ids 2^64-1, 0
+              {2, 2, 1, small_depth, budget, R::FetchAdd, D::Max, false, ~uint64_t{0}},  // ids 2^64-1, 0
+              {2, 2, 2, small_depth, budget, R::FetchAdd, D::Max, false, 0, 3}};
   } else {
     safety = {
         {1, 2, 3, small_depth, budget, R::FetchAdd, D::Plain, true},
@@ -183,6 +192,7 @@ std::vector<Check> catalog(const VerifyOptions& opt) {
         {2, 2, 2, small_depth, budget, R::FetchAdd, D::Plain, false, ~uint64_t{0} - 2},
         // AQL-DB-2 across 2^64: a max-store doorbell that compared ids as plain integers sticks at 2^64-1.
         {2, 2, 2, small_depth, budget, R::FetchAdd, D::Max, false, ~uint64_t{0} - 2},
+        {2, 2, 2, small_depth, budget, R::FetchAdd, D::Max, false, 0, 3},
         {3, 4, 2, large_depth, budget, R::Cas, D::Max},
         {3, 8, 3, large_depth, budget, R::FetchAdd, D::Max},
     };
@@ -207,6 +217,10 @@ std::vector<Check> catalog(const VerifyOptions& opt) {
         {"ignore_barrier_bit", &model::AqlMutants::ignore_barrier_bit, model::Reservation::FetchAdd, {"AQL-BAR-1"}},
         {"non_atomic_signal_decrement", &model::AqlMutants::non_atomic_signal_decrement, model::Reservation::FetchAdd,
          {"AQL-SIG-2"}, false},
+        {"barrier_packet_does_not_block", &model::AqlMutants::barrier_packet_does_not_block, model::Reservation::FetchAdd,
+         {"AQL-BAR-4"}},
+        {"barrier_value_ignores_condition", &model::AqlMutants::barrier_value_ignores_condition,
+         model::Reservation::FetchAdd, {"AQL-BAR-4"}},
     };
     for (const AqlMutantCase& m : cases) checks.push_back(mutant_check(m, d));
     checks.push_back(liveness_check(AqlSetup{1, 2, 3, opt.quick ? 18u : 20u, 0}, true));

@@ -44,46 +44,43 @@ class BasicCachedProducer {
   uint32_t size() const noexcept { return size_; }
 
   // One packet; returns its id.
-  uint64_t submit(const void* packet) noexcept { return submit_batch(packet, 1); }
+  ROCREF_PROTOCOL_INLINE uint64_t submit(const void* packet) noexcept { return submit_batch(packet, 1); }
 
   // `count` consecutive packets (1 <= count <= size()) under one reservation
   // and one doorbell store; returns the first id. Headers are published in id
   // order, so the processor may start on the first while later bodies are written.
-  uint64_t submit_batch(const void* packets, uint32_t count) noexcept {
+  ROCREF_PROTOCOL_INLINE uint64_t submit_batch(const void* packets, uint32_t count) noexcept {
     struct Ops {
       BasicCachedProducer& self;
-      const uint8_t* bytes;
-      uint32_t count;
+      const uint8_t* const bytes;
+      const uint32_t packets;
       uint64_t first = 0;
+      // Copies, taken after the reservation: the slot writes below may alias any
+      // member as far as the compiler knows.
+      uint8_t* base = nullptr;
+      uint64_t mask = 0;
+      uint8_t* slot(uint32_t i) const noexcept { return base + ((first + i) & mask) * kPacketBytes; }
       // AQL-IDX-1: fetch_add form.
-      void reserve() noexcept {
-        first = atomic_field(self.queue_->write_dispatch_id).fetch_add(count, std::memory_order_relaxed);
+      ROCREF_PROTOCOL_INLINE void reserve() noexcept {
+        first = atomic_field(self.queue_->write_dispatch_id).fetch_add(packets, std::memory_order_relaxed);
       }
-      void wait_for_room() noexcept { self.wait_for_room(first, count); }
-      // AQL-PUB-2: bytes 4..63 of every packet before any of their headers.
-      void write_body() noexcept {
-        // Locals: the slot writes below may alias any member as far as the compiler knows.
-        uint8_t* const base = self.base_;
-        const uint64_t mask = self.mask_;
-        for (uint32_t i = 0; i < count; ++i) {
-          std::memcpy(base + ((first + i) & mask) * kPacketBytes + 4, bytes + size_t{i} * kPacketBytes + 4,
-                      kPacketBytes - 4);
-        }
+      ROCREF_PROTOCOL_INLINE void wait_for_room() noexcept {
+        self.wait_for_room(first, packets);
+        base = self.base_;
+        mask = self.mask_;
       }
-      // AQL-PUB-1: header and setup in one 32-bit store each, in id order, so the
-      // processor may start on the first while later headers are stored.
-      void publish() noexcept {
-        uint8_t* const base = self.base_;
-        const uint64_t mask = self.mask_;
-        const std::memory_order order = header_store_order(ConcreteDomain{});
-        for (uint32_t i = 0; i < count; ++i) {
-          uint32_t header_setup;
-          std::memcpy(&header_setup, bytes + size_t{i} * kPacketBytes, sizeof header_setup);
-          std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(base + ((first + i) & mask) * kPacketBytes))
-              .store(header_setup, order);
-        }
+      uint32_t count() const noexcept { return packets; }
+      // AQL-PUB-2: bytes 4..63 before the header.
+      ROCREF_PROTOCOL_INLINE void write_body(uint32_t i) noexcept {
+        std::memcpy(slot(i) + 4, bytes + size_t{i} * kPacketBytes + 4, kPacketBytes - 4);
       }
-      void ring_doorbell() noexcept { self.ring_doorbell(first + count - 1); }
+      // AQL-PUB-1: header and setup in one 32-bit store.
+      ROCREF_PROTOCOL_INLINE void publish(uint32_t i) noexcept {
+        uint32_t header_setup;
+        std::memcpy(&header_setup, bytes + size_t{i} * kPacketBytes, sizeof header_setup);
+        std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(slot(i))).store(header_setup, header_store_order(ConcreteDomain{}));
+      }
+      ROCREF_PROTOCOL_INLINE void ring_doorbell() noexcept { self.ring_doorbell(first + packets - 1); }
     } ops{*this, static_cast<const uint8_t*>(packets), count};
     producer_program(ConcreteDomain{}, ops);
     return ops.first;
@@ -94,7 +91,7 @@ class BasicCachedProducer {
   // first + count <= read_index + size. read_seen_ is a read_index seen earlier;
   // read_index only grows, so the cached check is conservative.
   void wait_for_room(uint64_t first, uint32_t count) noexcept {
-    if (room_for(ConcreteDomain{}, read_seen_, first, uint64_t{count}, uint64_t{size_})) return;
+    if (room_for(ConcreteDomain{}, read_seen_, first + count - 1, uint64_t{size_})) return;
     wait_for_room_slow(first, count);
   }
 
@@ -103,7 +100,7 @@ class BasicCachedProducer {
     for (;;) {
       // Acquire: the processor's reads of the old packets happen before our writes.
       read_seen_ = atomic_field(queue_->read_dispatch_id).load(kReadIndexLoadOrder);
-      if (room_for(ConcreteDomain{}, read_seen_, first, uint64_t{count}, uint64_t{size_})) return;
+      if (room_for(ConcreteDomain{}, read_seen_, first + count - 1, uint64_t{size_})) return;
       backoff.pause();
     }
   }

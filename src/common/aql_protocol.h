@@ -21,6 +21,10 @@
 
 #include "common/mutant.h"
 
+// The programs below take the hot path's steps as callbacks: they must vanish
+// into their callers (callgrind gate, bench/baseline/callgrind.txt).
+#define ROCREF_PROTOCOL_INLINE [[gnu::always_inline]] inline
+
 namespace rocref::aql {
 
 // The value domain of src/: plain integers and booleans; mutants as compiled in.
@@ -38,14 +42,15 @@ struct ConcreteDomain {
 
 // --- producer -------------------------------------------------------------
 
-// AQL-IDX-2: ids [first, first + count) may be written once first + count <=
-// read + size, compared by modular distance (AQL-IDX-5) so it holds across
-// 2^64. Written as count <= size and distance <= size - count: nothing overflows.
+// AQL-IDX-2: a reservation whose newest id is `last` may be written once
+// last < read + size, compared by modular distance (AQL-IDX-5) so it holds
+// across 2^64: distance(read, last) < size. A reserved id is never behind
+// read_index (AQL-IDX-1), so the distance does not wrap.
 template <typename D>
-typename D::Bool room_for(const D& d, typename D::U64 read, typename D::U64 first, typename D::U64 count,
-                          typename D::U64 size) {
+ROCREF_PROTOCOL_INLINE typename D::Bool room_for(const D& d, typename D::U64 read, typename D::U64 last,
+                                                 typename D::U64 size) {
   if (d.mutant(Mutant::SkipFullCheck)) return d.truth(true);
-  return d.ule(count, size) && d.ule(first - read, size - count);
+  return d.ult(last - read, size);
 }
 
 // AQL-DB-1, AQL-DB-3: the value a producer stores for the newest packet `id` it published.
@@ -69,19 +74,25 @@ typename D::U64 max_doorbell(const D& d, typename D::Bool rung, typename D::U64 
 }
 
 // The producer's steps in the order it takes them (AQL-IDX-1/2, AQL-PUB-2, AQL-PUB-1,
-// AQL-DB-1). `ops` provides reserve(), wait_for_room(), write_body(), publish() and
-// ring_doorbell(); the code runs them, the proof records their order.
+// AQL-DB-1) for a reservation of ops.count() packets: reserve, wait for room, each
+// packet's body then header (in id order, so the processor may start on the first),
+// one doorbell for the newest. `ops` provides reserve(), wait_for_room(),
+// write_body(i), publish(i), ring_doorbell() and count(); the code runs them, the
+// proof records their order.
 template <typename D, typename Ops>
-void producer_program(const D& d, Ops& ops) {
+ROCREF_PROTOCOL_INLINE void producer_program(const D& d, Ops& ops) {
   ops.reserve();
   ops.wait_for_room();
-  ops.write_body();
   if (d.mutant(Mutant::DoorbellBeforeHeader)) {
+    for (uint32_t i = 0; i < ops.count(); ++i) ops.write_body(i);
     ops.ring_doorbell();
-    ops.publish();
+    for (uint32_t i = 0; i < ops.count(); ++i) ops.publish(i);
     return;
   }
-  ops.publish();
+  for (uint32_t i = 0; i < ops.count(); ++i) {
+    ops.write_body(i);
+    ops.publish(i);
+  }
   ops.ring_doorbell();
 }
 
@@ -99,20 +110,40 @@ constexpr std::memory_order kReadIndexLoadOrder = std::memory_order_acquire;
 
 // --- packet processor -----------------------------------------------------
 
-// AQL-INV-1, AQL-BAR-1: the packet at read_index may launch. `header_invalid`: its
-// type is INVALID; `barrier`: its barrier bit; `idle`: nothing launched is incomplete.
+// AQL-INV-1, AQL-BAR-1, AQL-BAR-4: the packet at read_index may launch.
+// `header_invalid`: its type is INVALID; `barrier`: its barrier bit; `idle`:
+// nothing launched is incomplete; `barrier_packet_in_flight`: a launched
+// BARRIER_VALUE (or barrier-AND/OR) has not completed.
 template <typename D>
 typename D::Bool may_launch(const D& d, typename D::Bool header_invalid, typename D::Bool barrier,
-                            typename D::Bool idle) {
+                            typename D::Bool idle, typename D::Bool barrier_packet_in_flight) {
   typename D::Bool published = d.mutant(Mutant::InvalidHeaderConsumed) ? d.truth(true) : !header_invalid;
   typename D::Bool barrier_ok = d.mutant(Mutant::IgnoreBarrierBit) ? d.truth(true) : (!barrier || idle);
-  return published && barrier_ok;
+  typename D::Bool unblocked = d.mutant(Mutant::BarrierPacketDoesNotBlock) ? d.truth(true) : !barrier_packet_in_flight;
+  return published && barrier_ok && unblocked;
+}
+
+// AQL-BAR-4: AMD's BARRIER_VALUE completes once (value & mask) satisfies `condition`
+// against `compare` (hsa_signal_condition_t: EQ 0, NE 1, LT 2, GTE 3; signed, as
+// signal values are). Any other condition never holds (the packet is rejected at launch).
+template <typename D>
+typename D::Bool barrier_value_satisfied(const D& d, uint32_t condition, typename D::U64 value,
+                                         typename D::U64 mask, typename D::U64 compare) {
+  if (d.mutant(Mutant::BarrierValueIgnoresCondition)) return d.truth(true);
+  const typename D::U64 masked = value & mask;
+  switch (condition) {
+    case 0: return masked == compare;
+    case 1: return !(masked == compare);
+    case 2: return d.slt(masked, compare);
+    case 3: return !d.slt(masked, compare);
+    default: return d.truth(false);
+  }
 }
 
 // AQL-RET-1: after a launch, the slot goes back to INVALID, then read_index
 // advances. `ops` provides reset_header() and advance_read().
 template <typename D, typename Ops>
-void retire_program(const D& d, Ops& ops) {
+ROCREF_PROTOCOL_INLINE void retire_program(const D& d, Ops& ops) {
   if (d.mutant(Mutant::HeaderResetAfterReadIndex)) {
     ops.advance_read();
     ops.reset_header();

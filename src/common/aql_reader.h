@@ -53,10 +53,10 @@ class RingReader {
     struct Retire {
       RingReader& reader;
       uint8_t* slot;
-      void reset_header() noexcept {
+      ROCREF_PROTOCOL_INLINE void reset_header() noexcept {
         std::atomic_ref<uint16_t>(*reinterpret_cast<uint16_t*>(slot)).store(kInvalidHeader, std::memory_order_relaxed);
       }
-      void advance_read() noexcept {
+      ROCREF_PROTOCOL_INLINE void advance_read() noexcept {
         ++reader.read_;
         if (--reader.until_publish_ == 0) reader.publish_read_index();
       }

@@ -109,7 +109,7 @@ class QueueRing {
   // AQL-IDX-2: ids [first, first+count) may be written once first+count <= read_index + size.
   bool has_room(uint64_t first, uint32_t count) const noexcept {
     const uint64_t read = atomic_field(queue_->read_dispatch_id).load(kReadIndexLoadOrder);
-    return room_for(ConcreteDomain{}, read, first, uint64_t{count}, uint64_t{size()});
+    return count != 0 && room_for(ConcreteDomain{}, read, first + count - 1, uint64_t{size()});
   }
 
   // AQL-IDX-1, fetch_add form: always succeeds; the id may lie past a full ring.
@@ -163,7 +163,7 @@ class QueueRing {
       Reservation how;
       DoorbellStore bell;
       uint64_t id = 0;
-      void reserve() noexcept {
+      ROCREF_PROTOCOL_INLINE void reserve() noexcept {
         if (how == Reservation::FetchAdd) {
           id = ring.reserve_fetch_add(1);
           return;
@@ -173,16 +173,17 @@ class QueueRing {
         while (!(got = ring.try_reserve_cas(1))) backoff.pause();
         id = *got;
       }
-      void wait_for_room() noexcept {
+      ROCREF_PROTOCOL_INLINE void wait_for_room() noexcept {
         if (how == Reservation::FetchAdd) ring.wait_for_room(id, 1);
       }
-      void write_body() noexcept { ring.write_body(id, packet); }
-      void publish() noexcept {
+      uint32_t count() const noexcept { return 1; }
+      ROCREF_PROTOCOL_INLINE void write_body(uint32_t) noexcept { ring.write_body(id, packet); }
+      ROCREF_PROTOCOL_INLINE void publish(uint32_t) noexcept {
         uint32_t header_setup;
         std::memcpy(&header_setup, packet, sizeof header_setup);
         ring.publish(id, header_setup);
       }
-      void ring_doorbell() noexcept { ring.ring_doorbell(id, bell); }
+      ROCREF_PROTOCOL_INLINE void ring_doorbell() noexcept { ring.ring_doorbell(id, bell); }
     } ops{*this, packet, how, bell};
     producer_program(ConcreteDomain{}, ops);
     return ops.id;

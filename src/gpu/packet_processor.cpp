@@ -238,7 +238,6 @@ struct PacketProcessor::Impl {
 
   ProcessorStep try_launch() {
     if (error.load(std::memory_order_relaxed) || inactive.load(std::memory_order_relaxed)) return {};
-    if (blocked_by_barrier_packet()) return {};  // AQL-BAR-2..4
     const uint64_t va = slot_va(read);
     auto* slot = static_cast<uint8_t*>(binding.memory->translate(va, aql::kPacketBytes, Access::ReadWrite));
     if (slot == nullptr) {
@@ -250,11 +249,12 @@ struct PacketProcessor::Impl {
     const uint32_t word = std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(slot)).load(aql::kHeaderLoadOrder);
     tsan::acquire(reinterpret_cast<const void*>(static_cast<uintptr_t>(va)));  // the slot at the producer's address (tsan_sync.h)
     const auto header = static_cast<uint16_t>(word);
-    // AQL-INV-1 (INVALID means the producer has not published yet: wait) and AQL-BAR-1
-    // (a barrier-bit packet waits for every earlier packet to complete): the launch
-    // guard of common/aql_protocol.h, the one the proofs check.
+    // AQL-INV-1 (INVALID means the producer has not published yet: wait), AQL-BAR-1
+    // (a barrier-bit packet waits for every earlier packet to complete) and AQL-BAR-2..4
+    // (a launched barrier packet holds back later ones): the launch guard of
+    // common/aql_protocol.h, the one the proofs check.
     if (!aql::may_launch(aql::ConcreteDomain{}, aql::header_type(header) == HSA_PACKET_TYPE_INVALID,
-                         aql::header_barrier(header), in_flight.empty())) {
+                         aql::header_barrier(header), in_flight.empty(), blocked_by_barrier_packet())) {
       return {};
     }
     InFlight f;
@@ -356,8 +356,9 @@ struct PacketProcessor::Impl {
           return std::nullopt;
         }
         const int64_t value = sig::Signal(s).load(MemoryOrder::Acquire);
-        return sig::condition_holds(static_cast<hsa_signal_condition_t>(packet.cond), value & packet.mask,
-                                    packet.value);
+        // AQL-BAR-4: the completion rule of common/aql_protocol.h, the one the proofs check.
+        return aql::barrier_value_satisfied(aql::ConcreteDomain{}, packet.cond, static_cast<uint64_t>(value),
+                                            static_cast<uint64_t>(packet.mask), static_cast<uint64_t>(packet.value));
       }
       case Kind::Kernel: {
         ROCREF_TRACE_SPAN(trace::Layer::Gpu, "dispatch: run the grid",
