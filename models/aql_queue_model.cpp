@@ -18,6 +18,14 @@ bool packet_has_barrier(const AqlConfig& config, uint64_t id) {
   return config.barrier_every != 0 && id % config.barrier_every == 0;
 }
 
+bool packet_is_barrier_value(const AqlConfig& config, uint64_t id) {
+  return config.barrier_value_every != 0 && id % config.barrier_value_every == 1 % config.barrier_value_every;
+}
+
+bool barrier_packet_in_flight(const AqlState& state) {
+  return std::any_of(state.in_flight.begin(), state.in_flight.end(), [](const InFlight& f) { return f.barrier_packet; });
+}
+
 bool room_for(const AqlConfig& config, const AqlState& state, uint64_t id) {
   return config.mutants.skip_full_check || index_distance(state.read_index, id) < config.ring_size;
 }
@@ -77,6 +85,8 @@ bool is_enabled(const AqlConfig& config, const AqlState& state, const Step& s) {
           // Consume only what was reserved: even a broken processor has nothing past write_index.
           if (index_distance(state.read_index, state.write_index) == 0) return false;
           const bool barrier = slot.header == SlotHeader::Published && slot.barrier;
+          // AQL-BAR-4: a launched BARRIER_VALUE holds back every later packet until it completes.
+          if (barrier_packet_in_flight(state) && !m.barrier_packet_does_not_block) return false;
           return !barrier || state.in_flight.empty() || m.ignore_barrier_bit;
         }
         case Action::ResetHeader:
@@ -90,7 +100,11 @@ bool is_enabled(const AqlConfig& config, const AqlState& state, const Step& s) {
       }
     }
     case Actor::Completion:
-      return s.action == Action::Complete && s.index < state.in_flight.size();
+      if (s.action != Action::Complete || s.index >= state.in_flight.size()) return false;
+      // AQL-BAR-4: a BARRIER_VALUE completes once its condition (dependency == 0) holds.
+      return !state.in_flight[s.index].barrier_packet || state.dependency == 0 || m.barrier_value_ignores_condition;
+    case Actor::Host:
+      return s.action == Action::SetDependency && config.barrier_value_every != 0 && state.dependency != 0;
   }
   return false;
 }
@@ -109,7 +123,11 @@ std::vector<Step> enabled_steps(const AqlConfig& config, const AqlState& state) 
     Step s{Actor::Processor, a, 0};
     if (is_enabled(config, state, s)) steps.push_back(s);
   }
-  for (uint32_t k = 0; k < state.in_flight.size(); ++k) steps.push_back(Step{Actor::Completion, Action::Complete, k});
+  for (uint32_t k = 0; k < state.in_flight.size(); ++k) {
+    Step s{Actor::Completion, Action::Complete, k};
+    if (is_enabled(config, state, s)) steps.push_back(s);
+  }
+  if (const Step host{Actor::Host, Action::SetDependency, 0}; is_enabled(config, state, host)) steps.push_back(host);
   return steps;
 }
 
@@ -146,6 +164,7 @@ StepResult step(const AqlConfig& config, const AqlState& state, const Step& s) {
         slot.header = SlotHeader::Published;
         slot.header_id = p.id;
         slot.barrier = packet_has_barrier(config, p.id);
+        slot.barrier_value = packet_is_barrier_value(config, p.id);
         if (m.doorbell_before_header) {
           finish_packet(p);
         } else {
@@ -164,13 +183,18 @@ StepResult step(const AqlConfig& config, const AqlState& state, const Step& s) {
           r.violation = violation(m.doorbell_over_advance ? "AQL-DB-3" : "AQL-DB-1",
                                   "doorbell set to " + std::to_string(value) + ", a packet not yet published");
         }
-        const uint64_t stored = config.doorbell == DoorbellStore::Max && n.doorbell_rung
-                                    ? std::max(n.doorbell, value)
-                                    : value;
-        if ((config.single_queue || config.doorbell == DoorbellStore::Max) && n.doorbell_rung &&
-            stored < n.doorbell && !r.violation) {
-          r.violation = violation("AQL-DB-2", "doorbell went back from " + std::to_string(n.doorbell) + " to " +
-                                                  std::to_string(stored));
+        // AQL-IDX-5: "newer" by modular distance, so order survives 2^64 wrap-around.
+        auto newer = [](uint64_t earlier, uint64_t later) { return static_cast<int64_t>(later - earlier) > 0; };
+        const bool max = config.doorbell == DoorbellStore::Max;
+        const uint64_t stored = max && n.doorbell_rung && !newer(n.doorbell, value) ? n.doorbell : value;
+        if ((config.single_queue || max) && !r.violation) {
+          if (n.doorbell_rung && newer(stored, n.doorbell)) {
+            r.violation = violation("AQL-DB-2", "doorbell went back from " + std::to_string(n.doorbell) + " to " +
+                                                    std::to_string(stored));
+          } else if (max && newer(stored, value)) {
+            r.violation = violation("AQL-DB-2", "doorbell " + std::to_string(stored) + " stays behind packet " +
+                                                    std::to_string(value) + " it was rung for");
+          }
         }
         n.doorbell = stored;
         n.doorbell_rung = true;
@@ -200,8 +224,10 @@ StepResult step(const AqlConfig& config, const AqlState& state, const Step& s) {
           r.violation = violation("AQL-PUB-3", "packet " + id + " launched with a stale body");
         } else if (slot.barrier && !n.in_flight.empty()) {
           r.violation = violation("AQL-BAR-1", "barrier packet " + id + " launched before earlier packets completed");
+        } else if (barrier_packet_in_flight(n)) {
+          r.violation = violation("AQL-BAR-4", "packet " + id + " launched while a BARRIER_VALUE had not completed");
         }
-        n.in_flight.push_back(InFlight{n.read_index, false, false, 0});
+        n.in_flight.push_back(InFlight{n.read_index, slot.barrier_value, false, 0});
         n.launching = n.read_index;
         n.launched += 1;
         n.processor = ProcessorPc::Launched;
@@ -228,8 +254,16 @@ StepResult step(const AqlConfig& config, const AqlState& state, const Step& s) {
     return r;
   }
 
+  if (s.actor == Actor::Host) {  // SetDependency
+    n.dependency = 0;
+    return r;
+  }
+
   // Completion of in_flight[s.index]: release fence, then the signal decrement (AQL-SIG-2).
   InFlight& f = n.in_flight[s.index];
+  if (f.barrier_packet && n.dependency != 0) {
+    r.violation = violation("AQL-BAR-4", "BARRIER_VALUE " + std::to_string(f.id) + " completed while its condition fails");
+  }
   if (m.non_atomic_signal_decrement && !f.decrement_read) {
     f.decrement_read = true;
     f.observed = n.signal;
@@ -278,12 +312,13 @@ bool is_final(const AqlConfig& config, const AqlState& state) {
 
 std::string describe(const Step& s) {
   static constexpr const char* kActions[] = {"reserve", "check-room", "write-body", "publish", "ring-doorbell",
-                                             "launch",  "reset-header", "advance-read", "complete"};
+                                             "launch",  "reset-header", "advance-read", "complete", "set-dependency"};
   std::ostringstream out;
   switch (s.actor) {
     case Actor::Producer: out << "producer " << s.index; break;
     case Actor::Processor: out << "processor"; break;
     case Actor::Completion: out << "completion #" << s.index; break;
+    case Actor::Host: out << "host"; break;
   }
   out << ' ' << kActions[static_cast<int>(s.action)];
   return out.str();
@@ -303,8 +338,10 @@ std::string describe(const AqlConfig& config, const AqlState& state) {
       case SlotHeader::Zeroed: out << "T0"; break;
     }
     if (slot.has_body) out << '/' << slot.body_id;
+    if (slot.header == SlotHeader::Published && slot.barrier_value) out << "(BV)";
   }
   out << ']';
+  if (config.barrier_value_every != 0) out << " dependency=" << state.dependency;
   return out.str();
 }
 

@@ -27,6 +27,8 @@ struct AqlMutants {
   bool invalid_header_consumed = false;     // AQL-INV-1
   bool ignore_barrier_bit = false;          // AQL-BAR-1
   bool non_atomic_signal_decrement = false; // AQL-SIG-2
+  bool barrier_packet_does_not_block = false;    // AQL-BAR-4: later packets launch past a BARRIER_VALUE
+  bool barrier_value_ignores_condition = false;  // AQL-BAR-4: BARRIER_VALUE completes before its condition holds
 };
 
 struct AqlConfig {
@@ -37,6 +39,9 @@ struct AqlConfig {
   DoorbellStore doorbell = DoorbellStore::Plain;
   bool single_queue = false;         // SINGLE: doorbell must only increase (AQL-DB-2)
   uint32_t barrier_every = 0;        // packet id % barrier_every == 0 carries the barrier bit; 0: none
+  // packet id % barrier_value_every == 1 % barrier_value_every is AMD's BARRIER_VALUE packet,
+  // waiting for the dependency signal to reach 0 (condition EQ 0); 0: none (AQL-BAR-4)
+  uint32_t barrier_value_every = 0;
   AqlMutants mutants;
 };
 
@@ -52,6 +57,7 @@ struct Slot {
   uint64_t body_id = 0;    // id whose body the slot holds
   bool has_body = false;
   bool barrier = false;
+  bool barrier_value = false;  // the published packet is a BARRIER_VALUE
 
   bool operator==(const Slot&) const = default;
 };
@@ -70,7 +76,7 @@ enum class ProcessorPc : uint8_t { Fetch, Launched, HeaderReset, ReadAdvanced };
 
 struct InFlight {
   uint64_t id = 0;
-  bool barrier_packet = false;  // unused by the base protocol; kept for barrier-AND/OR extensions
+  bool barrier_packet = false;  // a BARRIER_VALUE: completes when its condition holds, blocks later launches
   bool decrement_read = false;  // mutant non-atomic decrement: value read, write pending
   int64_t observed = 0;
 
@@ -91,11 +97,12 @@ struct AqlState {
   uint64_t completed = 0;           // packets completed so far
   int64_t signal = 0;               // completion signal shared by every packet
   int64_t signal_initial = 0;
+  int64_t dependency = 1;           // the BARRIER_VALUE packets' dependency signal; the host sets it to 0
 
   bool operator==(const AqlState&) const = default;
 };
 
-enum class Actor : uint8_t { Producer, Processor, Completion };
+enum class Actor : uint8_t { Producer, Processor, Completion, Host };
 
 enum class Action : uint8_t {
   Reserve,          // producer: fetch_add, or a successful CAS (enabled only when there is room)
@@ -107,6 +114,7 @@ enum class Action : uint8_t {
   ResetHeader,      // processor: slot back to INVALID
   AdvanceRead,      // processor: read_index + 1 (release)
   Complete,         // completion of in_flight[index]: release fence, signal decrement
+  SetDependency,    // host: stores 0 to the BARRIER_VALUE dependency signal
 };
 
 struct Step {

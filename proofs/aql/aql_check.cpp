@@ -20,7 +20,8 @@ double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC
 
 bool any_mutant(const model::AqlMutants& m) {
   return m.skip_full_check || m.doorbell_before_header || m.doorbell_over_advance || m.header_reset_after_read_index ||
-         m.body_write_clears_header || m.invalid_header_consumed || m.ignore_barrier_bit || m.non_atomic_signal_decrement;
+         m.body_write_clears_header || m.invalid_header_consumed || m.ignore_barrier_bit || m.non_atomic_signal_decrement ||
+         m.barrier_packet_does_not_block || m.barrier_value_ignores_condition;
 }
 
 z3::expr all_equal(z3::context& ctx, const SymState& a, const SymState& b) {
@@ -99,6 +100,7 @@ std::vector<std::string> aql_clauses(const model::AqlConfig& config) {
   c.insert(c.end(), {"AQL-IDX-4", "AQL-INV-1", "AQL-INV-2", "AQL-PUB-3", "AQL-BAR-1", "AQL-RET-1", "AQL-DB-1"});
   if (config.single_queue || config.doorbell == model::DoorbellStore::Max) c.push_back("AQL-DB-2");
   if (config.mutants.doorbell_over_advance) c.push_back("AQL-DB-3");
+  if (config.barrier_value_every != 0) c.push_back("AQL-BAR-4");
   c.push_back("AQL-SIG-2");
   return c;
 }

@@ -27,6 +27,7 @@ std::vector<NamedFact> auxiliary_invariants(const AqlEncoding& enc, const SymSta
     if ((cfg.barrier_every & (cfg.barrier_every - 1)) == 0) return (id & bv(cfg.barrier_every - 1)) == bv(0);
     return z3::urem(id, bv(cfg.barrier_every)) == bv(0);
   };
+  auto is_barrier_value = [&](const z3::expr& id) { return enc.is_barrier_value(id); };
   auto unpublished_owner = [&](const SymProducer& p) {
     return p.pc == pc(ProducerPc::Reserved) || p.pc == pc(ProducerPc::HasRoom) || p.pc == pc(ProducerPc::BodyWritten);
   };
@@ -105,6 +106,7 @@ std::vector<NamedFact> auxiliary_invariants(const AqlEncoding& enc, const SymSta
     z3::expr facts = (slot.header_id & bv(cfg.ring_size - 1)) == bv(k) && z3::ule(o(s.read_index), o(slot.header_id)) &&
                      z3::ult(o(slot.header_id), o(s.write_index)) && z3::ult(slot.header_id - s.read_index, bv(cfg.ring_size)) &&
                      slot.body_id == slot.header_id && slot.has_body && slot.barrier == has_barrier(slot.header_id) &&
+                     slot.barrier_value == is_barrier_value(slot.header_id) &&
                      (z3::ule(o(s.launched), o(slot.header_id)) ||
                       (s.processor == proc(ProcessorPc::Launched) && slot.header_id == s.read_index));
     for (const SymProducer& p : s.producers) facts = facts && !(unpublished_owner(p) && p.id == slot.header_id);

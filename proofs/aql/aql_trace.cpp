@@ -59,6 +59,7 @@ std::string what(const model::AqlConfig& cfg, const model::AqlState& pre, const 
     }
     return o.str();
   }
+  if (step.actor == model::Actor::Host) return "stores 0 to the BARRIER_VALUE dependency signal";
   const model::InFlight& f = pre.in_flight[step.index];
   if (cfg.mutants.non_atomic_signal_decrement && !f.decrement_read) {
     o << "packet " << f.id << " reads signal=" << pre.signal;

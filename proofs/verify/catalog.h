@@ -28,6 +28,9 @@ struct Row {
   Verdict verdict;
   bool expect_counterexample = false;  // a mutant, or an unsafe variant shown on purpose
   std::vector<std::string> expect_clauses;  // for those: the clauses that count as caught
+  // A safe row whose proof is expected to close (induction or an exhaustive check):
+  // BOUNDED there means an invariant stopped being inductive, and the row fails.
+  bool expect_proved = false;
 };
 
 struct Check {
@@ -37,7 +40,8 @@ struct Check {
 };
 
 std::vector<Check> catalog(const VerifyOptions& options);
-// A row passes when it is a safe variant not broken, or an expected counterexample that was found.
+// A row passes when it is a safe variant not broken (PROVED where expect_proved), or an
+// expected counterexample that was found.
 bool row_passes(const Row& row);
 // Runs the catalog with progress on `progress` and the table on `out`; the number of failing rows.
 int run_catalog(const VerifyOptions& options, std::ostream& progress, std::ostream& out);

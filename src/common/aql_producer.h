@@ -9,7 +9,8 @@
 // stale copy is conservative); a batch of k packets takes one fetch_add and
 // one doorbell store. One object per producer thread; any number of objects
 // and QueueRing users may share a queue. The doorbell form is a template
-// argument so the per-packet path carries no test for it.
+// argument so the per-packet path carries no test for it. The step order and
+// decisions are common/aql_protocol.h's, as QueueRing's and the proofs'.
 #pragma once
 
 #include <hsa/amd_hsa_queue.h>
@@ -20,6 +21,7 @@
 #include <cstring>
 
 #include "common/aql_packet.h"
+#include "common/aql_protocol.h"
 #include "common/aql_ring.h"
 #include "common/backoff.h"
 #include "common/engine_wake.h"
@@ -37,49 +39,59 @@ class BasicCachedProducer {
         size_(queue->hsa_queue.size),
         mask_(queue->hsa_queue.size - 1),
         doorbell_(const_cast<uint64_t*>(signal_from_handle(queue->hsa_queue.doorbell_signal)->hardware_doorbell_ptr)),
-        limit_(atomic_field(queue->read_dispatch_id).load(std::memory_order_acquire) + size_) {}
+        read_seen_(atomic_field(queue->read_dispatch_id).load(kReadIndexLoadOrder)) {}
 
   uint32_t size() const noexcept { return size_; }
 
   // One packet; returns its id.
-  uint64_t submit(const void* packet) noexcept { return submit_batch(packet, 1); }
+  ROCREF_PROTOCOL_INLINE uint64_t submit(const void* packet) noexcept { return submit_batch(packet, 1); }
 
   // `count` consecutive packets (1 <= count <= size()) under one reservation
   // and one doorbell store; returns the first id. Headers are published in id
   // order, so the processor may start on the first while later bodies are written.
-  uint64_t submit_batch(const void* packets, uint32_t count) noexcept {
-    // AQL-IDX-1: fetch_add form.
-    const uint64_t first = atomic_field(queue_->write_dispatch_id).fetch_add(count, std::memory_order_relaxed);
-    wait_for_room(first, count);
-    // Locals: the slot writes below may alias any member as far as the compiler knows.
-    uint8_t* const base = base_;
-    const uint64_t mask = mask_;
-    const auto* bytes = static_cast<const uint8_t*>(packets);
-    if (mutant_active(Mutant::DoorbellBeforeHeader)) ring_doorbell(first + count - 1);
-    for (uint32_t i = 0; i < count; ++i) {
-      const uint8_t* packet = bytes + size_t{i} * kPacketBytes;
-      uint8_t* slot = base + ((first + i) & mask) * kPacketBytes;
+  ROCREF_PROTOCOL_INLINE uint64_t submit_batch(const void* packets, uint32_t count) noexcept {
+    struct Ops {
+      BasicCachedProducer& self;
+      const uint8_t* const bytes;
+      const uint32_t packets;
+      uint64_t first = 0;
+      // Copies, taken after the reservation: the slot writes below may alias any
+      // member as far as the compiler knows.
+      uint8_t* base = nullptr;
+      uint64_t mask = 0;
+      uint8_t* slot(uint32_t i) const noexcept { return base + ((first + i) & mask) * kPacketBytes; }
+      // AQL-IDX-1: fetch_add form.
+      ROCREF_PROTOCOL_INLINE void reserve() noexcept {
+        first = atomic_field(self.queue_->write_dispatch_id).fetch_add(packets, std::memory_order_relaxed);
+      }
+      ROCREF_PROTOCOL_INLINE void wait_for_room() noexcept {
+        self.wait_for_room(first, packets);
+        base = self.base_;
+        mask = self.mask_;
+      }
+      uint32_t count() const noexcept { return packets; }
       // AQL-PUB-2: bytes 4..63 before the header.
-      std::memcpy(slot + 4, packet + 4, kPacketBytes - 4);
-      uint32_t header_setup;
-      std::memcpy(&header_setup, packet, sizeof header_setup);
-      // AQL-PUB-1: header and setup in one 32-bit release store.
-      std::atomic_ref<uint32_t> word(*reinterpret_cast<uint32_t*>(slot));
-      word.store(header_setup, mutant_active(Mutant::RelaxedHeaderStore) ? std::memory_order_relaxed
-                                                                         : std::memory_order_release);
-    }
-    if (!mutant_active(Mutant::DoorbellBeforeHeader)) ring_doorbell(first + count - 1);
-    return first;
+      ROCREF_PROTOCOL_INLINE void write_body(uint32_t i) noexcept {
+        std::memcpy(slot(i) + 4, bytes + size_t{i} * kPacketBytes + 4, kPacketBytes - 4);
+      }
+      // AQL-PUB-1: header and setup in one 32-bit store.
+      ROCREF_PROTOCOL_INLINE void publish(uint32_t i) noexcept {
+        uint32_t header_setup;
+        std::memcpy(&header_setup, bytes + size_t{i} * kPacketBytes, sizeof header_setup);
+        std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(slot(i))).store(header_setup, header_store_order(ConcreteDomain{}));
+      }
+      ROCREF_PROTOCOL_INLINE void ring_doorbell() noexcept { self.ring_doorbell(first + packets - 1); }
+    } ops{*this, static_cast<const uint8_t*>(packets), count};
+    producer_program(ConcreteDomain{}, ops);
+    return ops.first;
   }
 
  private:
-  // AQL-IDX-2: [first, first+count) is free once first + count <= read_index + size.
-  // limit_ is a read_index seen earlier plus size; read_index only grows, so
-  // it is never past the true limit. Compared by modular distance: a
-  // reservation is at most size past the limit and ids wrap at 2^64.
+  // AQL-IDX-2 (common/aql_protocol.h room_for): [first, first+count) is free once
+  // first + count <= read_index + size. read_seen_ is a read_index seen earlier;
+  // read_index only grows, so the cached check is conservative.
   void wait_for_room(uint64_t first, uint32_t count) noexcept {
-    if (mutant_active(Mutant::SkipFullCheck)) return;
-    if (static_cast<int64_t>(first + count - limit_) <= 0) return;
+    if (room_for(ConcreteDomain{}, read_seen_, first + count - 1, uint64_t{size_})) return;
     wait_for_room_slow(first, count);
   }
 
@@ -87,25 +99,15 @@ class BasicCachedProducer {
     Backoff backoff;
     for (;;) {
       // Acquire: the processor's reads of the old packets happen before our writes.
-      const uint64_t read = atomic_field(queue_->read_dispatch_id).load(std::memory_order_acquire);
-      limit_ = read + size_;
-      if (index_distance(read, first) + count <= size_) return;
+      read_seen_ = atomic_field(queue_->read_dispatch_id).load(kReadIndexLoadOrder);
+      if (room_for(ConcreteDomain{}, read_seen_, first + count - 1, uint64_t{size_})) return;
       backoff.pause();
     }
   }
 
   // AQL-DB-1..3: the newest id of the batch, then wake a sleeping engine (AQL-DB-4).
   void ring_doorbell(uint64_t id) noexcept {
-    std::atomic_ref<uint64_t> bell(*doorbell_);
-    if constexpr (Bell == DoorbellStore::Max) {
-      uint64_t current = bell.load(std::memory_order_relaxed);
-      while (current < id &&
-             !bell.compare_exchange_weak(current, id, std::memory_order_release, std::memory_order_relaxed)) {
-      }
-    } else {
-      bell.store(id, std::memory_order_release);
-    }
-    notify_doorbell_listeners();
+    store_doorbell(*doorbell_, doorbell_value(ConcreteDomain{}, id, uint64_t{size_}), Bell);
   }
 
   amd_queue_t* queue_;
@@ -113,7 +115,7 @@ class BasicCachedProducer {
   uint32_t size_;
   uint64_t mask_;
   uint64_t* doorbell_;
-  uint64_t limit_;
+  uint64_t read_seen_;
 };
 
 using CachedProducer = BasicCachedProducer<DoorbellStore::Plain>;

@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "common/aql_packet.h"
+#include "common/aql_protocol.h"
 #include "common/memory_order.h"
 
 namespace rocref::aql {
@@ -39,7 +40,7 @@ class RingReader {
   bool try_fetch(void* out) noexcept {
     uint8_t* slot = base_ + (read_ & mask_) * kPacketBytes;
     const uint32_t header_setup =
-        std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(slot)).load(std::memory_order_acquire);
+        std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(slot)).load(kHeaderLoadOrder);
     if (header_type(static_cast<uint16_t>(header_setup)) == HSA_PACKET_TYPE_INVALID) {
       publish_read_index();
       return false;
@@ -47,11 +48,20 @@ class RingReader {
     // The whole slot, header included: no producer writes it until read_index
     // passes it, so after the acquire above the plain copy races with nothing.
     std::memcpy(out, slot, kPacketBytes);
-    // AQL-RET-1: the slot is INVALID before read_index passes it; the release
-    // store of read_index orders this store and the copy before it.
-    std::atomic_ref<uint16_t>(*reinterpret_cast<uint16_t*>(slot)).store(kInvalidHeader, std::memory_order_relaxed);
-    ++read_;
-    if (--until_publish_ == 0) publish_read_index();
+    // AQL-RET-1 (aql::retire_program): the slot is INVALID before read_index
+    // passes it; the release store of read_index orders this store and the copy before it.
+    struct Retire {
+      RingReader& reader;
+      uint8_t* slot;
+      ROCREF_PROTOCOL_INLINE void reset_header() noexcept {
+        std::atomic_ref<uint16_t>(*reinterpret_cast<uint16_t*>(slot)).store(kInvalidHeader, std::memory_order_relaxed);
+      }
+      ROCREF_PROTOCOL_INLINE void advance_read() noexcept {
+        ++reader.read_;
+        if (--reader.until_publish_ == 0) reader.publish_read_index();
+      }
+    } ops{*this, slot};
+    retire_program(ConcreteDomain{}, ops);
     return true;
   }
 
@@ -59,7 +69,7 @@ class RingReader {
   void publish_read_index() noexcept {
     until_publish_ = batch_;
     if (published_ == read_) return;
-    atomic_field(queue_->read_dispatch_id).store(read_, std::memory_order_release);
+    atomic_field(queue_->read_dispatch_id).store(read_, kReadIndexStoreOrder);
     published_ = read_;
   }
 

@@ -8,7 +8,9 @@
 //
 // The producer steps are separate functions so that a deterministic driver can
 // interleave them (spec/aql-queue.md AQL-IDX-*, AQL-PUB-*, AQL-DB-*); submit()
-// composes them for real use.
+// composes them in the order of aql::producer_program. Their decisions (full
+// check, doorbell value, memory orders) come from common/aql_protocol.h, the
+// text the Z3 proofs instantiate.
 #pragma once
 
 #include <hsa/amd_hsa_queue.h>
@@ -20,6 +22,7 @@
 #include <optional>
 
 #include "common/aql_packet.h"
+#include "common/aql_protocol.h"
 #include "common/backoff.h"
 #include "common/engine_wake.h"
 #include "common/memory_order.h"
@@ -51,6 +54,21 @@ constexpr uint64_t index_distance(uint64_t earlier, uint64_t later) noexcept {
 
 inline amd_signal_t* signal_from_handle(hsa_signal_t signal) noexcept {
   return reinterpret_cast<amd_signal_t*>(static_cast<uintptr_t>(signal.handle));
+}
+
+// AQL-DB-1..3: stores a doorbell value with release, then wakes a sleeping engine
+// (AQL-DB-4). Max: a CAS loop keeps the newest value by modular distance (AQL-IDX-5).
+inline void store_doorbell(uint64_t& word, uint64_t value, DoorbellStore how) noexcept {
+  std::atomic_ref<uint64_t> bell(word);
+  if (how == DoorbellStore::Max) {
+    uint64_t current = bell.load(std::memory_order_relaxed);
+    while (max_doorbell(ConcreteDomain{}, true, current, value) != current &&
+           !bell.compare_exchange_weak(current, value, kDoorbellStoreOrder, std::memory_order_relaxed)) {
+    }
+  } else {
+    bell.store(value, kDoorbellStoreOrder);
+  }
+  notify_doorbell_listeners();
 }
 
 class QueueRing {
@@ -90,9 +108,8 @@ class QueueRing {
   // --- producer steps -------------------------------------------------------
   // AQL-IDX-2: ids [first, first+count) may be written once first+count <= read_index + size.
   bool has_room(uint64_t first, uint32_t count) const noexcept {
-    if (mutant_active(Mutant::SkipFullCheck)) return true;
-    const uint64_t read = load_read_index(MemoryOrder::Acquire);
-    return index_distance(read, first) + count <= size();
+    const uint64_t read = atomic_field(queue_->read_dispatch_id).load(kReadIndexLoadOrder);
+    return count != 0 && room_for(ConcreteDomain{}, read, first + count - 1, uint64_t{size()});
   }
 
   // AQL-IDX-1, fetch_add form: always succeeds; the id may lie past a full ring.
@@ -124,58 +141,52 @@ class QueueRing {
 
   // AQL-PUB-1: header and setup together, one 32-bit release store.
   void publish(uint64_t id, uint32_t header_setup) noexcept {
-    std::atomic_ref<uint32_t> word(*reinterpret_cast<uint32_t*>(slot(id)));
-    if (mutant_active(Mutant::RelaxedHeaderStore)) {
-      word.store(header_setup, std::memory_order_relaxed);
-      return;
-    }
-    word.store(header_setup, std::memory_order_release);
+    std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(slot(id))).store(header_setup, header_store_order(ConcreteDomain{}));
   }
 
   // AQL-DB-1..3: the doorbell signal's value, then wake a sleeping engine (AQL-DB-4).
   void ring_doorbell(uint64_t id, DoorbellStore how = DoorbellStore::Plain) noexcept {
-    if (mutant_active(Mutant::DoorbellOverAdvance)) id += size();
-    std::atomic_ref<uint64_t> bell(doorbell_word());
-    if (how == DoorbellStore::Max) {
-      // AQL-IDX-5: "newer" by modular distance, so the maximum survives 2^64 wrap-around.
-      uint64_t current = bell.load(std::memory_order_relaxed);
-      while (static_cast<int64_t>(index_distance(current, id)) > 0 &&
-             !bell.compare_exchange_weak(current, id, std::memory_order_release, std::memory_order_relaxed)) {
-      }
-    } else {
-      bell.store(id, std::memory_order_release);
-    }
-    notify_doorbell_listeners();
+    store_doorbell(doorbell_word(), doorbell_value(ConcreteDomain{}, id, uint64_t{size()}), how);
   }
 
   uint64_t load_doorbell() const noexcept {
     return std::atomic_ref<uint64_t>(doorbell_word()).load(std::memory_order_acquire);
   }
 
-  // The whole producer path: reserve, wait for room, body, header, doorbell.
+  // The whole producer path, in aql::producer_program's order: reserve, wait
+  // for room, body, header, doorbell.
   uint64_t submit(const void* packet, Reservation how = Reservation::FetchAdd,
                   DoorbellStore bell = DoorbellStore::Plain) noexcept {
-    uint64_t id;
-    if (how == Reservation::FetchAdd) {
-      id = reserve_fetch_add(1);
-      wait_for_room(id, 1);
-    } else {
-      Backoff backoff;
-      std::optional<uint64_t> got;
-      while (!(got = try_reserve_cas(1))) backoff.pause();
-      id = *got;
-    }
-    uint32_t header_setup;
-    std::memcpy(&header_setup, packet, sizeof header_setup);
-    write_body(id, packet);
-    if (mutant_active(Mutant::DoorbellBeforeHeader)) {
-      ring_doorbell(id, bell);
-      publish(id, header_setup);
-      return id;
-    }
-    publish(id, header_setup);
-    ring_doorbell(id, bell);
-    return id;
+    struct Ops {
+      QueueRing& ring;
+      const void* packet;
+      Reservation how;
+      DoorbellStore bell;
+      uint64_t id = 0;
+      ROCREF_PROTOCOL_INLINE void reserve() noexcept {
+        if (how == Reservation::FetchAdd) {
+          id = ring.reserve_fetch_add(1);
+          return;
+        }
+        Backoff backoff;
+        std::optional<uint64_t> got;
+        while (!(got = ring.try_reserve_cas(1))) backoff.pause();
+        id = *got;
+      }
+      ROCREF_PROTOCOL_INLINE void wait_for_room() noexcept {
+        if (how == Reservation::FetchAdd) ring.wait_for_room(id, 1);
+      }
+      uint32_t count() const noexcept { return 1; }
+      ROCREF_PROTOCOL_INLINE void write_body(uint32_t) noexcept { ring.write_body(id, packet); }
+      ROCREF_PROTOCOL_INLINE void publish(uint32_t) noexcept {
+        uint32_t header_setup;
+        std::memcpy(&header_setup, packet, sizeof header_setup);
+        ring.publish(id, header_setup);
+      }
+      ROCREF_PROTOCOL_INLINE void ring_doorbell() noexcept { ring.ring_doorbell(id, bell); }
+    } ops{*this, packet, how, bell};
+    producer_program(ConcreteDomain{}, ops);
+    return ops.id;
   }
 
  private:

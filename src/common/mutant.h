@@ -23,6 +23,8 @@ enum class Mutant : uint32_t {
   IgnoreBarrierBit,            // AQL-BAR-1: barrier bit not honoured
   BarrierOrNeedsAll,           // AQL-BAR-3: barrier-OR waits for every dependency
   InvalidHeaderConsumed,       // AQL-INV-1: INVALID slot consumed instead of waited on
+  BarrierPacketDoesNotBlock,   // AQL-BAR-4: later packets launch past an incomplete BARRIER_VALUE
+  BarrierValueIgnoresCondition,  // AQL-BAR-4: BARRIER_VALUE completes before its condition holds
   kCount
 };
 

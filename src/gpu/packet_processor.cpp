@@ -13,6 +13,7 @@
 #include <string>
 
 #include "common/aql_packet.h"
+#include "common/aql_protocol.h"
 #include "common/memory_order.h"
 #include "common/model_clock.h"
 #include "common/mutant.h"
@@ -251,7 +252,6 @@ struct PacketProcessor::Impl {
 
   ProcessorStep try_launch() {
     if (error.load(std::memory_order_relaxed) || inactive.load(std::memory_order_relaxed)) return {};
-    if (blocked_by_barrier_packet()) return {};  // AQL-BAR-2..4
     if (adv && !adv->rung(read)) return {};      // AQL-ADV-2: only packets a delivered doorbell covers
     const uint64_t va = slot_va(read);
     auto* slot = static_cast<uint8_t*>(binding.memory->translate(va, aql::kPacketBytes, Access::ReadWrite));
@@ -261,16 +261,19 @@ struct PacketProcessor::Impl {
                   read);
     }
     // AQL-PUB-3: the acquire pairs with the producer's release of header+setup.
-    const uint32_t word = std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(slot)).load(std::memory_order_acquire);
+    const uint32_t word = std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(slot)).load(aql::kHeaderLoadOrder);
     tsan::acquire(reinterpret_cast<const void*>(static_cast<uintptr_t>(va)));  // the slot at the producer's address (tsan_sync.h)
     const auto header = static_cast<uint16_t>(word);
-    // AQL-INV-1: INVALID means the producer has not published yet: wait.
-    if (aql::header_type(header) == HSA_PACKET_TYPE_INVALID && !mutant_active(Mutant::InvalidHeaderConsumed)) {
-      if (adv) adv->fetched_invalid();
+    // AQL-INV-1 (INVALID means the producer has not published yet: wait), AQL-BAR-1
+    // (a barrier-bit packet waits for every earlier packet to complete) and AQL-BAR-2..4
+    // (a launched barrier packet holds back later ones): the launch guard of
+    // common/aql_protocol.h, the one the proofs check.
+    const bool header_invalid = aql::header_type(header) == HSA_PACKET_TYPE_INVALID;
+    if (!aql::may_launch(aql::ConcreteDomain{}, header_invalid, aql::header_barrier(header), in_flight.empty(),
+                         blocked_by_barrier_packet())) {
+      if (header_invalid && adv) adv->fetched_invalid();
       return {};
     }
-    // AQL-BAR-1: a barrier-bit packet waits for every earlier packet to complete.
-    if (aql::header_barrier(header) && !in_flight.empty() && !mutant_active(Mutant::IgnoreBarrierBit)) return {};
     InFlight f;
     f.id = read;
     f.header = header;
@@ -307,7 +310,7 @@ struct PacketProcessor::Impl {
   // AQL-RET-2: read_index + 1 with a release store: the slot is the producers' again.
   void advance_read() {
     read = launching + 1;
-    atomic_field(queue()->read_dispatch_id).store(read, std::memory_order_release);
+    atomic_field(queue()->read_dispatch_id).store(read, aql::kReadIndexStoreOrder);
   }
 
   ProcessorStep step_fetch() {
@@ -315,7 +318,8 @@ struct PacketProcessor::Impl {
       case ProcessorPhase::Fetch:
         return try_launch();
       case ProcessorPhase::Launched:
-        if (mutant_active(Mutant::HeaderResetAfterReadIndex)) {
+        // AQL-RET-1: common/aql_protocol.h's retirement order.
+        if (aql::retire_order(aql::ConcreteDomain{}).first == aql::RetireStep::AdvanceRead) {
           advance_read();
           phase = ProcessorPhase::ReadAdvanced;
           return ProcessorStep{ProcessorAction::AdvanceRead, launching};
@@ -371,8 +375,9 @@ struct PacketProcessor::Impl {
           return std::nullopt;
         }
         const int64_t value = sig::Signal(s).load(MemoryOrder::Acquire);
-        return sig::condition_holds(static_cast<hsa_signal_condition_t>(packet.cond), value & packet.mask,
-                                    packet.value);
+        // AQL-BAR-4: the completion rule of common/aql_protocol.h, the one the proofs check.
+        return aql::barrier_value_satisfied(aql::ConcreteDomain{}, packet.cond, static_cast<uint64_t>(value),
+                                            static_cast<uint64_t>(packet.mask), static_cast<uint64_t>(packet.value));
       }
       case Kind::Kernel: {
         ROCREF_TRACE_SPAN(trace::Layer::Gpu, "dispatch: run the grid",

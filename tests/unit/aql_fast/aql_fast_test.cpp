@@ -87,6 +87,65 @@ TEST(AqlFast, AQL_IDX_2_CachedReadIndexSurvivesWrapAround) {
   }
 }
 
+// AQL-IDX-5 / AQL-DB-2 across 2^64: every producer form's doorbell keeps naming
+// the newest packet when ids wrap (a max-store that compares ids as plain
+// integers sticks at 2^64-1 and the processor never hears of packet 0).
+template <typename Producer>
+void doorbell_follows_ids_across_wrap() {
+  FastQueue q(4);
+  q.queue.write_dispatch_id = UINT64_MAX - 2;
+  q.queue.read_dispatch_id = UINT64_MAX - 2;
+  q.doorbell = UINT64_MAX - 3;  // the last id rung before the test
+  Producer producer(&q.queue);
+  RingReader reader(&q.queue, 1);
+  hsa_kernel_dispatch_packet_t out{};
+  for (uint64_t i = 0; i < 6; ++i) {
+    const auto p = dispatch(0, i);
+    const uint64_t id = producer.submit(&p);
+    EXPECT_EQ(id, UINT64_MAX - 2 + i);
+    EXPECT_EQ(q.doorbell_value(), id) << "AQL-DB-2: doorbell after packet " << id;
+    ASSERT_TRUE(reader.try_fetch(&out));
+    EXPECT_EQ(out.kernel_object, i);
+  }
+  // A batch that straddles the wrap rings once, for its last id.
+  hsa_kernel_dispatch_packet_t batch[3] = {dispatch(0, 10), dispatch(0, 11), dispatch(0, 12)};
+  q.queue.write_dispatch_id = UINT64_MAX - 1;
+  q.queue.read_dispatch_id = UINT64_MAX - 1;
+  q.doorbell = UINT64_MAX - 2;
+  Producer second(&q.queue);
+  RingReader reader2(&q.queue, 1);
+  EXPECT_EQ(second.submit_batch(batch, 3), UINT64_MAX - 1);
+  EXPECT_EQ(q.doorbell_value(), 0u) << "AQL-DB-2: the batch's newest id, past the wrap";
+  for (uint64_t i = 0; i < 3; ++i) {
+    ASSERT_TRUE(reader2.try_fetch(&out));
+    EXPECT_EQ(out.kernel_object, 10 + i);
+  }
+}
+
+TEST(AqlFast, AQL_DB_2_CachedProducerDoorbellAcrossWrap) { doorbell_follows_ids_across_wrap<CachedProducer>(); }
+TEST(AqlFast, AQL_DB_2_CachedMaxProducerDoorbellAcrossWrap) { doorbell_follows_ids_across_wrap<CachedMaxProducer>(); }
+
+TEST(AqlFast, AQL_DB_2_QueueRingDoorbellAcrossWrap) {
+  for (DoorbellStore bell : {DoorbellStore::Plain, DoorbellStore::Max}) {
+    for (Reservation how : {Reservation::FetchAdd, Reservation::Cas}) {
+      FastQueue q(4);
+      q.queue.write_dispatch_id = UINT64_MAX - 1;
+      q.queue.read_dispatch_id = UINT64_MAX - 1;
+      q.doorbell = UINT64_MAX - 2;
+      QueueRing ring(&q.queue);
+      RingReader reader(&q.queue, 1);
+      hsa_kernel_dispatch_packet_t out{};
+      for (uint64_t i = 0; i < 5; ++i) {
+        const auto p = dispatch(0, i);
+        const uint64_t id = ring.submit(&p, how, bell);
+        EXPECT_EQ(q.doorbell_value(), id) << "AQL-DB-2 after packet " << id;
+        ASSERT_TRUE(reader.try_fetch(&out));
+        EXPECT_EQ(out.kernel_object, i);
+      }
+    }
+  }
+}
+
 // Several producers with batches, one reader with batched read_index: every
 // packet arrives once, each producer's in order (and ids are handed out in order).
 TEST(AqlFast, AQL_IDX_1_ConcurrentBatchesKeepPerProducerFifo) {

@@ -41,3 +41,36 @@ TEST(AqlBmc, CorrectProtocolHoldsAndIsInductive) {
 
 }  // namespace
 }  // namespace rocref::proofs
+
+namespace rocref::proofs {
+namespace {
+
+// AQL-BAR-4: with BARRIER_VALUE packets among the others, the rules are inductive;
+// each of the code's two planted BARRIER_VALUE bugs gives a counterexample naming the clause.
+TEST(AqlProofs, AQL_BAR_4_BarrierValueRulesProvedAndMutantsCaught) {
+  model::AqlConfig c;
+  c.producers = 1;
+  c.ring_size = 2;
+  c.packets_per_producer = 3;
+  c.barrier_value_every = 2;
+  AqlCheckOptions o;
+  o.depth = 6;
+  const AqlRun safe = check_aql(c, aql_clauses(c), o);
+  EXPECT_TRUE(safe.inductive) << safe.induction_note;
+  for (const auto& cl : safe.clauses) EXPECT_EQ(cl.verdict.outcome, Outcome::Proved) << cl.clause;
+  for (bool model::AqlMutants::*flag :
+       {&model::AqlMutants::barrier_packet_does_not_block, &model::AqlMutants::barrier_value_ignores_condition}) {
+    model::AqlConfig m = c;
+    m.barrier_value_every = 1;
+    m.mutants.*flag = true;
+    AqlCheckOptions mo;
+    mo.depth = 16;
+    mo.induction = false;
+    const AqlRun run = check_aql(m, {"AQL-BAR-4"}, mo);
+    ASSERT_EQ(run.clauses.front().verdict.outcome, Outcome::Counterexample);
+    EXPECT_NE(run.clauses.front().verdict.trace.find("AQL-BAR-4"), std::string::npos) << run.clauses.front().verdict.trace;
+  }
+}
+
+}  // namespace
+}  // namespace rocref::proofs

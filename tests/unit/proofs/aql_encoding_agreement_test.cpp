@@ -85,6 +85,8 @@ TEST(AqlEncodingAgreement, CorrectProtocolEveryForm) {
       c.single_queue = d == model::DoorbellStore::Plain;
       check_agreement(c, 12, 40, 7, 0);
       check_agreement(c, 6, 40, 8, ~uint64_t{0} - 4);  // indices wrap around 2^64
+      c.barrier_value_every = 3;  // AQL-BAR-4: BARRIER_VALUE packets and the host's dependency store
+      check_agreement(c, 8, 40, 9, 0);
     }
   }
 }
@@ -94,11 +96,13 @@ TEST(AqlEncodingAgreement, EveryModelMutant) {
       &model::AqlMutants::skip_full_check,          &model::AqlMutants::doorbell_before_header,
       &model::AqlMutants::doorbell_over_advance,    &model::AqlMutants::header_reset_after_read_index,
       &model::AqlMutants::body_write_clears_header, &model::AqlMutants::invalid_header_consumed,
-      &model::AqlMutants::ignore_barrier_bit,       &model::AqlMutants::non_atomic_signal_decrement};
+      &model::AqlMutants::ignore_barrier_bit,       &model::AqlMutants::non_atomic_signal_decrement,
+      &model::AqlMutants::barrier_packet_does_not_block, &model::AqlMutants::barrier_value_ignores_condition};
   uint64_t seed = 100;
   for (auto flag : flags) {
     model::AqlConfig c = base(2, 2);
     c.mutants.*flag = true;
+    c.barrier_value_every = 2;
     check_agreement(c, 8, 40, ++seed, 0);
   }
 }
@@ -121,6 +125,48 @@ TEST(AqlEncodingAgreement, DetectsAPlantedDisagreement) {
   const SymStep sym = enc.apply(enc.concrete(s), enc.choice_of({model::Actor::Producer, model::Action::Reserve, 0}));
   EXPECT_TRUE(enc.equal(enc.concrete(r.next), sym.next).simplify().is_true());
   EXPECT_FALSE(enc.equal(enc.concrete(wrong), sym.next).simplify().is_true());
+}
+
+}  // namespace
+}  // namespace rocref::proofs
+
+namespace rocref::proofs {
+namespace {
+
+// AQL-SRC-1: the encoding's producer step order is the one src/'s
+// aql::producer_program runs, and src/'s planted branch changes it.
+TEST(AqlEncodingSource, AQL_SRC_1_ProducerOrderComesFromTheCode) {
+  z3::context ctx;
+  model::AqlConfig cfg;
+  using model::Action;
+  EXPECT_EQ(AqlEncoding(ctx, cfg).producer_steps(),
+            (std::vector<Action>{Action::Reserve, Action::CheckRoom, Action::WriteBody, Action::Publish,
+                                 Action::RingDoorbell}));
+  cfg.reservation = model::Reservation::Cas;
+  EXPECT_EQ(AqlEncoding(ctx, cfg).producer_steps(),
+            (std::vector<Action>{Action::Reserve, Action::WriteBody, Action::Publish, Action::RingDoorbell}));
+  cfg.mutants.doorbell_before_header = true;  // Mutant::DoorbellBeforeHeader in producer_program
+  EXPECT_EQ(AqlEncoding(ctx, cfg).producer_steps(),
+            (std::vector<Action>{Action::Reserve, Action::WriteBody, Action::RingDoorbell, Action::Publish}));
+}
+
+// AQL-SRC-1: the encoding's full check and doorbell value are src/'s functions
+// over Z3 terms: on numerals they evaluate to what the concrete instantiation returns.
+TEST(AqlEncodingSource, AQL_SRC_1_DecisionsEvaluateLikeTheConcreteCode) {
+  z3::context ctx;
+  const Z3Domain z{&ctx, {}};
+  const aql::ConcreteDomain c;
+  const uint64_t samples[] = {0, 1, 2, 3, 7, 8, 1ull << 63, UINT64_MAX - 1, UINT64_MAX};
+  for (uint64_t read : samples) {
+    for (uint64_t first : samples) {
+      const bool want = aql::room_for(c, read, first, uint64_t{8});
+      EXPECT_EQ(aql::room_for(z, z.u64(read), z.u64(first), z.u64(8)).simplify().is_true(), want) << read << " " << first;
+      const bool rung = (read & 1) != 0;
+      uint64_t got = 0;
+      aql::max_doorbell(z, z.truth(rung), z.u64(read), z.u64(first)).simplify().is_numeral_u64(got);
+      EXPECT_EQ(got, aql::max_doorbell(c, rung, read, first)) << read << " " << first;
+    }
+  }
 }
 
 }  // namespace
