@@ -4,6 +4,7 @@
 #include <hsa/hsa_ext_amd.h>
 #include <sched.h>
 
+#include <atomic>
 #include <cstring>
 #include <string>
 
@@ -12,6 +13,7 @@
 #include "clr/device.h"
 #include "clr/kernel_object.h"
 #include "clr/signal_pool.h"
+#include "common/aql_protocol.h"
 #include "common/trace.h"
 #include "common/tsan_sync.h"
 
@@ -68,10 +70,12 @@ hsa_status_t VirtualGpu::submit(const void* packet, const char* what, Pending pe
     return e;
   }
   const uint64_t id = hsa_queue_add_write_index_screlease(queue_, 1);
-  // AQL-IDX-2: the slot is free once id - read_index < size.
+  // AQL-IDX-2: the slot is free once id - read_index < size: the proved full check
+  // of common/aql_protocol.h (AQL-SRC-1).
   auto full = [&] {
-    const uint64_t used = id - hsa_queue_load_read_index_scacquire(queue_);
-    return clr_mutant_active(ClrMutant::FullRingOffByOne) ? used > queue_->size : used >= queue_->size;
+    const uint64_t read = hsa_queue_load_read_index_scacquire(queue_);
+    const uint64_t last = clr_mutant_active(ClrMutant::FullRingOffByOne) ? id - 1 : id;
+    return !aql::room_for(aql::ConcreteDomain{}, read, last, uint64_t{queue_->size});
   };
   while (full()) {
     if (hsa_status_t e = error(); e != HSA_STATUS_SUCCESS) {
@@ -92,7 +96,8 @@ hsa_status_t VirtualGpu::submit(const void* packet, const char* what, Pending pe
   const bool bell_first = clr_mutant_active(ClrMutant::DoorbellBeforeHeader);
   if (bell_first) hsa_signal_store_screlease(queue_->doorbell_signal, static_cast<hsa_signal_value_t>(id));
   tsan::release(slot);  // the GPU model reads the slot through another mapping (common/tsan_sync.h)
-  __atomic_store_n(reinterpret_cast<uint32_t*>(slot), header_setup, __ATOMIC_RELEASE);
+  std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(slot))
+      .store(header_setup, aql::header_store_order(aql::ConcreteDomain{}));  // AQL-PUB-1
   ROCREF_TRACE_EVENT(trace::Layer::Clr, "header release-stored", "id=" + std::to_string(id));
   // AQL-DB-1: the doorbell after the header, so the packet it names is published.
   if (!bell_first) hsa_signal_store_screlease(queue_->doorbell_signal, static_cast<hsa_signal_value_t>(id));
