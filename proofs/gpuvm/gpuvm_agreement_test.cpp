@@ -9,6 +9,7 @@
 #include <array>
 #include <cerrno>
 #include <cstdio>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -64,8 +65,8 @@ int translate_disagreements(std::initializer_list<VmMutant> src_bugs, std::initi
   std::mt19937_64 rng(seed);
   z3::context c;  // one context for all cases: creating one costs more than a case
   int mismatches = 0;
-  std::vector<vm::ScopedVmMutant*> on;
-  for (VmMutant m : src_bugs) on.push_back(new vm::ScopedVmMutant(m));
+  std::vector<std::unique_ptr<vm::ScopedVmMutant>> on;
+  for (VmMutant m : src_bugs) on.push_back(std::make_unique<vm::ScopedVmMutant>(m));
   const uint64_t windows[] = {0x1000'0000, 0x7fff'fffe'8000, 0x0000'001f'f000};  // plain, top of VA, across a 2 MiB table
   for (int i = 0; i < cases; ++i) {
     vm::VmFault fault;
@@ -106,7 +107,6 @@ int translate_disagreements(std::initializer_list<VmMutant> src_bugs, std::initi
                   (unsigned long long)fault.va, (unsigned long long)code, (unsigned long long)num(x.fault_page));
     }
   }
-  for (auto* m : on) delete m;
   return mismatches;
 }
 
