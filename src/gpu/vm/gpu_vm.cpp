@@ -6,7 +6,7 @@
 #include <string>
 
 #include "common/trace.h"
-#include "gpu/vm/vm_mutant.h"
+#include "gpu/vm/vm_rules.h"
 
 namespace {
 std::string to_hex(uint64_t v) {
@@ -49,50 +49,35 @@ void GpuVm::invalidate_tlb_range(uint64_t va, uint64_t size) noexcept {
 }
 
 void* GpuVm::resolve(uint64_t va, size_t size, Access access, bool use_tlb, VmFault* fault) noexcept {
+  const VmConcreteDomain d;
   fault->vmid = vmid_;
   fault->access = access;
   const uint64_t len = size ? size : 1;
-  if (va >= kVaLimit || len > kVaLimit - va) {
-    fault->va = page_of(va);
+  if (!range_in_va(d, va, len)) {
+    fault->va = page_base(d, va);
     fault->not_present = true;
     return nullptr;
   }
-  const unsigned need = static_cast<unsigned>(access);
-  uint64_t first_host = 0;
-  for (uint64_t page = page_of(va); page <= page_of(va + len - 1); page += kPageSize) {
+  // VM-XLATE-1..3, VM-PERM-1: the decision of vm_rules.h, folded over the range's pages in order
+  // and stopping at the first fault (the Z3 encoding folds the same function over a bounded range).
+  const uint64_t need = static_cast<uint64_t>(access);
+  const uint64_t more = extra_pages(d, va, len);
+  Xlate<VmConcreteDomain> x = xlate_start(d, va);
+  for (uint64_t i = 0; i <= more && x.fault == kXlateOk; ++i) {
+    const uint64_t page = page_base(d, va) + (i << kPageShift);
     uint64_t pte = use_tlb ? tlb_.lookup(page) : 0;
     if (pte == 0) {
       pte = table_.walk(page);
       if (use_tlb && (pte & kPteValid)) tlb_.insert(page, pte);
     }
-    fault->va = page;
-    if (!(pte & kPteValid)) {  // VM-FAULT-1
-      fault->not_present = true;
-      return nullptr;
-    }
-    const bool check = !vm_mutant_active(VmMutant::PermissionIgnored);
-    if (check && (need & static_cast<unsigned>(Access::Read)) && !(pte & kPteReadable)) {
-      fault->not_present = true;  // gfx9 reports a read of a non-readable page as a protection fault
-      return nullptr;
-    }
-    if (check && (need & static_cast<unsigned>(Access::Write)) && !(pte & kPteWriteable)) {
-      fault->read_only = true;  // VM-PERM-1
-      return nullptr;
-    }
-    if (check && (need & static_cast<unsigned>(Access::Execute)) && !(pte & kPteExecutable)) {
-      fault->no_execute = true;
-      return nullptr;
-    }
-    const uint64_t host = pte_address(pte);
-    if (page == page_of(va)) {
-      first_host = host;
-    } else if (host != first_host + (page - page_of(va))) {
-      // VM-XLATE-3: one pointer must cover the range, so the backing must be host-contiguous.
-      fault->not_present = true;
-      return nullptr;
-    }
+    x = xlate_page(d, x, va, page, pte, need);
   }
-  return reinterpret_cast<void*>(static_cast<uintptr_t>(first_host + (va & (kPageSize - 1))));
+  if (x.fault == kXlateOk) return reinterpret_cast<void*>(static_cast<uintptr_t>(xlate_address(d, x, va)));
+  fault->va = x.fault_page;
+  fault->not_present = x.fault == kXlateNotPresent || x.fault == kXlateNotReadable || x.fault == kXlateNotContiguous;
+  fault->read_only = x.fault == kXlateReadOnly;
+  fault->no_execute = x.fault == kXlateNoExecute;
+  return nullptr;
 }
 
 void* GpuVm::translate(uint64_t va, size_t size, Access access) noexcept {

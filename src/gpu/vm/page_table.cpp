@@ -4,6 +4,7 @@
 #include <cerrno>
 
 #include "gpu/vm/vm_mutant.h"
+#include "gpu/vm/vm_rules.h"
 
 namespace rocref::gpu::vm {
 
@@ -30,10 +31,7 @@ bool PageTable::range_ok(uint64_t va, uint64_t npages) noexcept {
 }
 
 unsigned PageTable::index(uint64_t va, unsigned level) const noexcept {
-  // Mutant VM-VA-1: the last level indexed one bit too low, so neighbouring pages alias.
-  if (level == kLevels - 1 && vm_mutant_active(VmMutant::LevelIndexOffByOne))
-    return static_cast<unsigned>((va >> (kPageShift - 1)) & (kEntriesPerTable - 1));
-  return level_index(va, level);
+  return static_cast<unsigned>(table_index(VmConcreteDomain{}, va, level));  // VM-VA-1, VM-SRC-1
 }
 
 uint64_t PageTable::walk(uint64_t va) const noexcept {
@@ -96,7 +94,7 @@ int PageTable::map(uint64_t va, uint64_t host_page, uint64_t npages, uint64_t fl
   for (uint64_t p = 0; p < npages; ++p)  // VM-MAP-2: check the whole range before touching it
     if (walk(va + (p << kPageShift)) & kPteValid) return -EINVAL;
   for (uint64_t p = 0; p < npages; ++p)
-    install(va + (p << kPageShift), pte_encode(host_page + (p << kPageShift), flags | kPteValid));
+    install(va + (p << kPageShift), make_pte(VmConcreteDomain{}, host_page + (p << kPageShift), flags | kPteValid));
   mapped_pages_ += npages;
   return 0;
 }

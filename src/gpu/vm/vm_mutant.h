@@ -14,6 +14,8 @@ enum class VmMutant : uint32_t {
   EmptyTablesKept,        // VM-PT-3: empty page-table pages never freed
   PermissionIgnored,      // VM-PERM-1: write to a read-only page allowed
   UnmapLeavesLastPage,    // VM-MAP-3: unmap of n pages clears only n-1
+  PteAddressDropsBit47,   // VM-PTE-1: the PTE address field loses bit 47
+  TranslateChecksFirstPageOnly,  // VM-XLATE-2: a page-crossing access checks only its first page
   kCount
 };
 
