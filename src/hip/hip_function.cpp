@@ -1,4 +1,4 @@
-// hip/hip_function.cpp - function attributes and the occupancy API (HIP-LNC-7).
+// hip/hip_function.cpp - function attributes and the occupancy API (HIP-LNC-6, HIP-LNC-7).
 //
 // Occupancy is hipamd's calculation for a gfx9 CU with what the runtime knows
 // of a kernel: 40 wavefronts per CU, the block's wavefronts, and its LDS

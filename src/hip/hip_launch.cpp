@@ -131,6 +131,15 @@ hipError_t launch_function(ihipModuleSymbol_t& f, dim3 grid, dim3 block, void** 
 
 namespace rocref::hip::detail {
 
+uint32_t builtin(Builtin which, int axis) noexcept {
+  const kernel_abi::WorkItemContext& state = kernel_abi::current();
+  const kernel_abi::Dim3& d = which == Builtin::ThreadIdx  ? state.work_item_id
+                              : which == Builtin::BlockIdx ? state.work_group_id
+                              : which == Builtin::BlockDim ? state.work_group_size
+                                                           : state.grid_groups;
+  return axis == 0 ? d.x : axis == 1 ? d.y : d.z;
+}
+
 dim3 thread_idx() noexcept { return to_dim3(kernel_abi::current().work_item_id); }
 dim3 block_idx() noexcept { return to_dim3(kernel_abi::current().work_group_id); }
 dim3 block_dim() noexcept { return to_dim3(kernel_abi::current().work_group_size); }
@@ -159,7 +168,7 @@ hipError_t launch(const LaunchRequest& r) {
   clr::Device* d = device(&error);
   if (d == nullptr) return result(error);
   if (!valid_configuration(d->info(), r.grid, r.block)) return result(hipErrorInvalidConfiguration);
-  // HIP-LNC-6: more work-items per block than the kernel's __launch_bounds__ is a launch failure.
+  // HIP-LNC-5: more work-items per block than the kernel's __launch_bounds__ is a launch failure.
   const uint64_t threads = uint64_t{r.block.x} * r.block.y * r.block.z;
   if (const uint32_t bound = launch_bound(r.function); bound != 0 && threads > bound) {
     return result(hipErrorLaunchFailure);

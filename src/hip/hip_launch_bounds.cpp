@@ -1,4 +1,4 @@
-// hip/hip_launch_bounds.cpp - reads a kernel's __launch_bounds__ back from the section holding its code (HIP-LNC-6).
+// hip/hip_launch_bounds.cpp - reads a kernel's __launch_bounds__ back from the section holding its code (HIP-LNC-5).
 //
 // rocref's __launch_bounds__(max[, min]) places the kernel in a section named
 // ".rocref_lb.<max>.<min>" (include/hip/hip_runtime.h); the program's section

@@ -41,7 +41,7 @@
 // __launch_bounds__(max_threads[, min_blocks]): the kernel goes into its own
 // ELF section whose name carries the bound, ".rocref_lb.<max>.<min>"; a launch
 // reads it back from the section headers of the file holding the function
-// (HIP-LNC-6). A bound that is not a literal (a template parameter) is not seen.
+// (HIP-LNC-5). A bound that is not a literal (a template parameter) is not seen.
 #define ROCREF_LB_STR_(x) #x
 #define ROCREF_LB_STR(x) ROCREF_LB_STR_(x)
 #define ROCREF_LB_1(max) __attribute__((section(".rocref_lb." ROCREF_LB_STR(max) ".0"), noinline))
@@ -183,17 +183,41 @@ inline hipError_t hipLaunchKernel(void (*function)(Params...), dim3 numBlocks, d
   static_cast<void>(::rocref::hip::detail::launch_ggl(#kernel, (kernel), dim3(numBlocks), dim3(dimBlocks),          \
                                                       (sharedMemBytes), (stream), ##__VA_ARGS__))
 
-// The runtime's own sources name parameters gridDim and blockDim as the API does.
-#if !defined(ROCREF_HIP_RUNTIME_INTERNAL)
-#define threadIdx (::rocref::hip::detail::thread_idx())
-#define blockIdx (::rocref::hip::detail::block_idx())
-#define blockDim (::rocref::hip::detail::block_dim())
-#define gridDim (::rocref::hip::detail::grid_dim())
+// threadIdx, blockIdx, blockDim and gridDim are objects, not macros, so a
+// member or parameter of the same name (hipKernelNodeParams::gridDim) stays
+// itself; each .x/.y/.z reads the executing work-item's value when converted.
+namespace rocref::hip::detail {
+enum class Builtin { ThreadIdx, BlockIdx, BlockDim, GridDim };
+uint32_t builtin(Builtin which, int axis) noexcept;
+template <Builtin B, int Axis>
+struct Coordinate {
+  operator uint32_t() const noexcept { return builtin(B, Axis); }
+};
+template <Builtin B>
+struct Coordinates {
+  Coordinate<B, 0> x;
+  Coordinate<B, 1> y;
+  Coordinate<B, 2> z;
+  operator dim3() const noexcept { return dim3(x, y, z); }
+};
+}  // namespace rocref::hip::detail
+
+inline constexpr ::rocref::hip::detail::Coordinates<::rocref::hip::detail::Builtin::ThreadIdx> threadIdx{};
+inline constexpr ::rocref::hip::detail::Coordinates<::rocref::hip::detail::Builtin::BlockIdx> blockIdx{};
+inline constexpr ::rocref::hip::detail::Coordinates<::rocref::hip::detail::Builtin::BlockDim> blockDim{};
+inline constexpr ::rocref::hip::detail::Coordinates<::rocref::hip::detail::Builtin::GridDim> gridDim{};
 #define hipThreadIdx_x (threadIdx.x)
+#define hipThreadIdx_y (threadIdx.y)
+#define hipThreadIdx_z (threadIdx.z)
 #define hipBlockIdx_x (blockIdx.x)
+#define hipBlockIdx_y (blockIdx.y)
+#define hipBlockIdx_z (blockIdx.z)
 #define hipBlockDim_x (blockDim.x)
+#define hipBlockDim_y (blockDim.y)
+#define hipBlockDim_z (blockDim.z)
 #define hipGridDim_x (gridDim.x)
-#endif
+#define hipGridDim_y (gridDim.y)
+#define hipGridDim_z (gridDim.z)
 #define __syncthreads() (::rocref::hip::detail::sync_threads())
 #define HIP_DYNAMIC_SHARED(type, var) type* var = static_cast<type*>(::rocref::hip::detail::dynamic_shared())
 
