@@ -14,6 +14,7 @@
 #include "hip/hip_function.h"
 #include "hip/hip_memory_2d.h"
 #include "hip/hip_memory_ops.h"
+#include "hip/hip_mutant.h"
 #include "hip/hip_state.h"
 
 using rocref::hip::result;
@@ -425,6 +426,9 @@ hipError_t hipGraphInstantiate(hipGraphExec_t* pGraphExec, hipGraph_t graph, hip
     return result(hipErrorInvalidValue);
   }
   if (pLogBuffer != nullptr && bufferSize > 0) pLogBuffer[0] = '\0';
+  if (rocref::hip::hip_mutant_active(rocref::hip::HipMutant::GraphReversedOrder)) {
+    std::reverse(exec->order.begin(), exec->order.end());
+  }
   {
     std::lock_guard lock(g_graphs_mutex);
     g_execs.insert(exec.get());

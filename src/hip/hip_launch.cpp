@@ -9,6 +9,7 @@
 #include "common/kernel_abi.h"
 #include "common/trace.h"
 #include "hip/hip_function.h"
+#include "hip/hip_mutant.h"
 #include "hip/hip_state.h"
 
 using rocref::hip::result;
@@ -170,7 +171,8 @@ hipError_t launch(const LaunchRequest& r) {
   if (!valid_configuration(d->info(), r.grid, r.block)) return result(hipErrorInvalidConfiguration);
   // HIP-LNC-5: more work-items per block than the kernel's __launch_bounds__ is a launch failure.
   const uint64_t threads = uint64_t{r.block.x} * r.block.y * r.block.z;
-  if (const uint32_t bound = launch_bound(r.function); bound != 0 && threads > bound) {
+  if (const uint32_t bound = launch_bound(r.function);
+      bound != 0 && threads > bound && !hip_mutant_active(HipMutant::IgnoreLaunchBounds)) {
     return result(hipErrorLaunchFailure);
   }
   const ihipModuleSymbol_t* f = find_function(r.function);

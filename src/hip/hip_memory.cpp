@@ -170,6 +170,8 @@ hipError_t hipMalloc(void** ptr, size_t size) { return result(allocate(ptr, size
 hipError_t hipExtMallocWithFlags(void** ptr, size_t sizeBytes, unsigned int flags) {
   constexpr unsigned kKnown = hipDeviceMallocDefault | hipDeviceMallocFinegrained | hipMallocSignalMemory;
   if ((flags & ~kKnown) != 0) return result(hipErrorInvalidValue);
+  // HIP 5.2.3: signal memory is one 64-bit signal value.
+  if ((flags & hipMallocSignalMemory) != 0 && sizeBytes != 8) return result(hipErrorInvalidValue);
   // Fine-grained and uncached device memory: the system pool, coherent with the host.
   const MemoryKind kind = flags == hipDeviceMallocDefault ? MemoryKind::Device : MemoryKind::DeviceFineGrained;
   return result(allocate(ptr, sizeBytes, kind, flags, "hipExtMallocWithFlags"));

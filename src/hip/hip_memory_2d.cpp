@@ -7,6 +7,7 @@
 
 #include "hip/hip_memory_2d.h"
 #include "hip/hip_memory_ops.h"
+#include "hip/hip_mutant.h"
 #include "hip/hip_state.h"
 
 using rocref::clr::MemoryKind;
@@ -19,7 +20,9 @@ hipError_t copy_3d(const Strided& dst, const Strided& src, size_t width, size_t 
   if (width == 0 || height == 0 || depth == 0) return hipSuccess;
   if (dst.ptr == nullptr || src.ptr == nullptr) return hipErrorInvalidValue;
   if (width > dst.pitch || width > src.pitch) return hipErrorInvalidPitchValue;
-  if (dst.pitch == width && src.pitch == width && (depth == 1 || (dst.slice == width * height && src.slice == width * height))) {
+  const bool contiguous = dst.pitch == width && src.pitch == width &&
+                          (depth == 1 || (dst.slice == width * height && src.slice == width * height));
+  if (contiguous || hip_mutant_active(HipMutant::PitchIgnored)) {
     return copy(dst.ptr, src.ptr, width * height * depth, kind, stream, async);
   }
   for (size_t z = 0; z < depth; ++z) {

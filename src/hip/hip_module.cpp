@@ -32,7 +32,7 @@ hipError_t load(hipModule_t* module, const uint8_t* image, size_t size) {
     m->image.assign(image, image + elf);
     m->target = d->info().isa_name;
   } else {
-    return hipErrorInvalidImage;
+    return hipErrorInvalidKernelFile;  // neither a code object nor a bundle, as hipamd 5.2.3 answers
   }
   rocref::hip::CodeObject contents;
   if (!rocref::hip::parse_code_object(m->image.data(), m->image.size(), &contents)) return hipErrorInvalidImage;

@@ -123,7 +123,7 @@ TEST(HipModule, HIP_MOD_1_MalformedImagesAreRejected) {
   HIP_CLAUSE("HIP-MOD-1");
   hipModule_t module = nullptr;
   const char garbage[64] = "not a code object";
-  EXPECT_HIP(hipErrorInvalidImage, hipModuleLoadData(&module, garbage));
+  EXPECT_HIP(hipErrorInvalidKernelFile, hipModuleLoadData(&module, garbage));
   EXPECT_HIP(hipErrorFileNotFound, hipModuleLoad(&module, "/nonexistent/kernels.co"));
   EXPECT_HIP(hipErrorInvalidValue, hipModuleLoadData(nullptr, garbage));
   hipGetLastError();

@@ -122,7 +122,9 @@ TEST(HipStream, HIP_STR_8_WaitValueHoldsTheStreamUntilTheValue) {
   ASSERT_HIP_OK(hipStreamCreate(&s));
   uint32_t* flag = nullptr;
   uint64_t* out = nullptr;
-  ASSERT_HIP_OK(hipExtMallocWithFlags(reinterpret_cast<void**>(&flag), sizeof(uint32_t), hipMallocSignalMemory));
+  // Signal memory is one 64-bit value; the wait reads its low 32 bits.
+  EXPECT_HIP(hipErrorInvalidValue, hipExtMallocWithFlags(reinterpret_cast<void**>(&flag), 4, hipMallocSignalMemory));
+  ASSERT_HIP_OK(hipExtMallocWithFlags(reinterpret_cast<void**>(&flag), sizeof(uint64_t), hipMallocSignalMemory));
   ASSERT_HIP_OK(hipHostMalloc(reinterpret_cast<void**>(&out), sizeof(uint64_t), 0));
   *flag = 0;
   *out = 0;
