@@ -122,7 +122,14 @@ uint32_t max_threads_per_block(const ihipModuleSymbol_t& f) {
 hipError_t launch_function(ihipModuleSymbol_t& f, dim3 grid, dim3 block, void** args, size_t shared,
                            hipStream_t stream) {
   if (f.launcher != nullptr) return f.launcher(f.host_function, grid, block, args, shared, stream);
-  // HIP-LNC-8: a kernel of a gfx code object; the GPU model cannot execute gfx9 code yet.
+  // HIP-LNC-8: a kernel of a gfx code object, checked as any launch; the GPU model cannot execute gfx9 code yet.
+  hipError_t error = hipSuccess;
+  clr::Device* d = device(&error);
+  if (d == nullptr) return error;
+  if (!valid_configuration(d->info(), grid, block)) return hipErrorInvalidConfiguration;
+  if (uint64_t{block.x} * block.y * block.z > max_threads_per_block(f)) return hipErrorLaunchFailure;
+  if (f.static_shared + shared > d->info().group_segment_size) return hipErrorInvalidValue;
+  if (resolve_stream(stream) == nullptr) return hipErrorInvalidResourceHandle;
   std::fprintf(stderr, "rocref HIP: kernel '%s' is gfx code from a code object; the GPU model cannot execute it\n",
                f.name.c_str());
   return hipErrorNoBinaryForGpu;

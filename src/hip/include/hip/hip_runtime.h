@@ -19,7 +19,12 @@
 #endif
 
 #include <atomic>
+#include <chrono>
+#include <bit>
+#include <cmath>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <new>
@@ -286,6 +291,41 @@ inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline constexpr int warpSize = 64;  // gfx9 wavefronts
+
+// Integer and fast-math intrinsics of the device library, as host functions.
+inline int __popc(unsigned int x) { return std::popcount(x); }
+inline int __popcll(unsigned long long x) { return std::popcount(x); }
+inline int __clz(int x) { return x == 0 ? 32 : std::countl_zero(static_cast<unsigned>(x)); }
+inline int __clzll(long long x) { return x == 0 ? 64 : std::countl_zero(static_cast<unsigned long long>(x)); }
+inline int __ffs(int x) { return x == 0 ? 0 : std::countr_zero(static_cast<unsigned>(x)) + 1; }
+inline int __ffsll(long long x) { return x == 0 ? 0 : std::countr_zero(static_cast<unsigned long long>(x)) + 1; }
+inline unsigned int __brev(unsigned int x) {
+  unsigned int r = 0;
+  for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1u) << (31 - i);
+  return r;
+}
+inline unsigned long long __brevll(unsigned long long x) {
+  return (static_cast<unsigned long long>(__brev(static_cast<unsigned>(x))) << 32) | __brev(static_cast<unsigned>(x >> 32));
+}
+inline int __mul24(int x, int y) { return ((x << 8) >> 8) * ((y << 8) >> 8); }
+inline unsigned int __umul24(unsigned int x, unsigned int y) { return (x & 0xFFFFFFu) * (y & 0xFFFFFFu); }
+inline int __mulhi(int x, int y) { return static_cast<int>((static_cast<long long>(x) * y) >> 32); }
+inline unsigned int __umulhi(unsigned int x, unsigned int y) {
+  return static_cast<unsigned int>((static_cast<unsigned long long>(x) * y) >> 32);
+}
+inline float __fdividef(float x, float y) { return x / y; }
+inline float __expf(float x) { return std::exp(x); }
+inline float __logf(float x) { return std::log(x); }
+inline float __sinf(float x) { return std::sin(x); }
+inline float __cosf(float x) { return std::cos(x); }
+inline float __powf(float x, float y) { return std::pow(x, y); }
+inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
+inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
+inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x)); }
+inline int __float2int_rz(float x) { return static_cast<int>(x); }
+inline float __int2float_rn(int x) { return static_cast<float>(x); }
+inline long long clock64() { return static_cast<long long>(std::chrono::steady_clock::now().time_since_epoch().count()); }
 
 // Symbols: a __device__ variable is a host global that kernels use in place.
 // hip_runtime_api.h's typed symbol overloads pass its address; the runtime
