@@ -84,7 +84,7 @@ bool attribute_value(const hipDeviceProp_t& p, hipDeviceAttribute_t attr, int* v
       return true;
     case hipDeviceAttributeUnifiedAddressing: *v = 1; return true;
     case hipDeviceAttributeWarpSize: *v = p.warpSize; return true;
-    case hipDeviceAttributeMemoryPoolsSupported: *v = 0; return true;
+    case hipDeviceAttributeMemoryPoolsSupported: *v = 1; return true;
     case hipDeviceAttributeClockInstructionRate: *v = p.clockInstructionRate; return true;
     case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor: *v = static_cast<int>(p.maxSharedMemoryPerMultiProcessor); return true;
     case hipDeviceAttributeGcnArch: *v = p.gcnArch; return true;

@@ -15,6 +15,7 @@
 #include "clr/memory.h"
 #include "clr/memory_registry.h"
 #include "common/trace.h"
+#include "hip/hip_mem_pool.h"
 #include "hip/hip_memory_ops.h"
 #include "hip/hip_state.h"
 
@@ -59,6 +60,7 @@ hipError_t release(void* ptr, bool host, const char* what) {
   }
   // HIP-MEM-3: freeing waits for the work that may still use the memory.
   if (hipError_t e = rocref::hip::synchronize_all(); e != hipSuccess) return e;
+  pool_forget(ptr);
   return rocref::clr::release_memory(ptr) ? hipSuccess : hipErrorInvalidValue;
 }
 
@@ -202,16 +204,17 @@ hipError_t hipMallocManaged(void** devPtr, size_t size, unsigned int flags) {
 }
 
 // Stream-ordered allocation: the memory exists at once (earlier work of the
-// stream cannot see it); the free runs as a host function in stream order.
+// stream cannot see it), charged to the device's current pool (hip_mem_pool.cpp);
+// the free runs as a host function in stream order.
 hipError_t hipMallocAsync(void** dev_ptr, size_t size, hipStream_t stream) {
-  if (dev_ptr == nullptr) return result(hipErrorInvalidValue);
-  if (rocref::hip::resolve_stream(stream) == nullptr) return result(hipErrorInvalidHandle);
-  if (size == 0) return result(hipErrorInvalidValue);
-  return result(allocate(dev_ptr, size, MemoryKind::Device, 0, "hipMallocAsync"));
+  return result(rocref::hip::pool_allocate(dev_ptr, size, nullptr, stream));
 }
 
 namespace {
-void free_in_stream_order(void* ptr) { rocref::clr::release_memory(ptr); }
+void free_in_stream_order(void* ptr) {
+  rocref::hip::pool_forget(ptr);
+  rocref::clr::release_memory(ptr);
+}
 }  // namespace
 
 hipError_t hipFreeAsync(void* dev_ptr, hipStream_t stream) {

@@ -9,9 +9,6 @@
 
 using rocref::hip::result;
 
-hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t* mem_pool, int device) { return result(hipErrorNotSupported); }
-hipError_t hipDeviceSetMemPool(int device, hipMemPool_t mem_pool) { return result(hipErrorNotSupported); }
-hipError_t hipDeviceGetMemPool(hipMemPool_t* mem_pool, int device) { return result(hipErrorNotSupported); }
 hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t* handle, void* devPtr) { return result(hipErrorNotSupported); }
 hipError_t hipIpcOpenMemHandle(void** devPtr, hipIpcMemHandle_t handle, unsigned int flags) { return result(hipErrorNotSupported); }
 hipError_t hipIpcCloseMemHandle(void* devPtr) { return result(hipErrorNotSupported); }
@@ -24,14 +21,6 @@ hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t extSem) { return r
 hipError_t hipImportExternalMemory(hipExternalMemory_t* extMem_out, const hipExternalMemoryHandleDesc* memHandleDesc) { return result(hipErrorNotSupported); }
 hipError_t hipExternalMemoryGetMappedBuffer(void **devPtr, hipExternalMemory_t extMem, const hipExternalMemoryBufferDesc *bufferDesc) { return result(hipErrorNotSupported); }
 hipError_t hipDestroyExternalMemory(hipExternalMemory_t extMem) { return result(hipErrorNotSupported); }
-hipError_t hipMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold) { return result(hipErrorNotSupported); }
-hipError_t hipMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void* value) { return result(hipErrorNotSupported); }
-hipError_t hipMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void* value) { return result(hipErrorNotSupported); }
-hipError_t hipMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc* desc_list, size_t count) { return result(hipErrorNotSupported); }
-hipError_t hipMemPoolGetAccess(hipMemAccessFlags* flags, hipMemPool_t mem_pool, hipMemLocation* location) { return result(hipErrorNotSupported); }
-hipError_t hipMemPoolCreate(hipMemPool_t* mem_pool, const hipMemPoolProps* pool_props) { return result(hipErrorNotSupported); }
-hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool) { return result(hipErrorNotSupported); }
-hipError_t hipMallocFromPoolAsync(void** dev_ptr, size_t size, hipMemPool_t mem_pool, hipStream_t stream) { return result(hipErrorNotSupported); }
 hipError_t hipMemPoolExportToShareableHandle(void* shared_handle, hipMemPool_t mem_pool, hipMemAllocationHandleType handle_type, unsigned int flags) { return result(hipErrorNotSupported); }
 hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t* mem_pool, void* shared_handle, hipMemAllocationHandleType handle_type, unsigned int flags) { return result(hipErrorNotSupported); }
 hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData* export_data, void* dev_ptr) { return result(hipErrorNotSupported); }
@@ -119,9 +108,6 @@ hipError_t hipDestroySurfaceObject(hipSurfaceObject_t surfaceObject) { return re
 
 extern "C" __attribute__((visibility("default"))) const char* const* rocref_hip_not_supported(void) {
   static const char* const names[] = {
-      "hipDeviceGetDefaultMemPool",
-      "hipDeviceSetMemPool",
-      "hipDeviceGetMemPool",
       "hipIpcGetMemHandle",
       "hipIpcOpenMemHandle",
       "hipIpcCloseMemHandle",
@@ -134,14 +120,6 @@ extern "C" __attribute__((visibility("default"))) const char* const* rocref_hip_
       "hipImportExternalMemory",
       "hipExternalMemoryGetMappedBuffer",
       "hipDestroyExternalMemory",
-      "hipMemPoolTrimTo",
-      "hipMemPoolSetAttribute",
-      "hipMemPoolGetAttribute",
-      "hipMemPoolSetAccess",
-      "hipMemPoolGetAccess",
-      "hipMemPoolCreate",
-      "hipMemPoolDestroy",
-      "hipMallocFromPoolAsync",
       "hipMemPoolExportToShareableHandle",
       "hipMemPoolImportFromShareableHandle",
       "hipMemPoolExportPointer",

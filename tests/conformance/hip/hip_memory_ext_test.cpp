@@ -1,4 +1,4 @@
-// tests/conformance/hip/hip_memory_ext_test.cpp - registration, pointer attributes, 2D/3D, arrays, typed fills, peers (HIP-MEM-8..14, HIP-PEER-1).
+// tests/conformance/hip/hip_memory_ext_test.cpp - registration, pointer attributes, 2D/3D, arrays, typed fills, peers (HIP-MEM-8..15, HIP-PEER-1).
 #include <cstdint>
 #include <numeric>
 #include <vector>
@@ -195,6 +195,49 @@ TEST(HipMemory, HIP_MEM_14_StreamOrderedAllocation) {
   ASSERT_HIP_OK(hipStreamSynchronize(s));
   for (uint8_t b : back) ASSERT_EQ(b, 3);
   EXPECT_HIP(hipErrorInvalidValue, hipMallocAsync(nullptr, 16, s));
+  ASSERT_HIP_OK(hipStreamDestroy(s));
+  hipGetLastError();
+}
+
+TEST(HipMemory, HIP_MEM_15_PoolsChargeTheirAllocations) {
+  HIP_CLAUSE("HIP-MEM-15");
+  hipMemPool_t default_pool = nullptr, current = nullptr;
+  ASSERT_HIP_OK(hipDeviceGetDefaultMemPool(&default_pool, 0));
+  ASSERT_HIP_OK(hipDeviceGetMemPool(&current, 0));
+  EXPECT_EQ(current, default_pool);
+  hipMemPoolProps props = {};
+  props.allocType = hipMemAllocationTypePinned;
+  props.handleTypes = hipMemHandleTypeNone;
+  props.location.type = hipMemLocationTypeDevice;
+  props.location.id = 0;
+  hipMemPool_t pool = nullptr;
+  ASSERT_HIP_OK(hipMemPoolCreate(&pool, &props));
+  hipStream_t s;
+  ASSERT_HIP_OK(hipStreamCreate(&s));
+  void* p = nullptr;
+  ASSERT_HIP_OK(hipMallocFromPoolAsync(&p, 1 << 20, pool, s));
+  uint64_t used = 0, high = 0;
+  ASSERT_HIP_OK(hipMemPoolGetAttribute(pool, hipMemPoolAttrUsedMemCurrent, &used));
+  EXPECT_GE(used, uint64_t{1} << 20);
+  ASSERT_HIP_OK(hipFreeAsync(p, s));
+  ASSERT_HIP_OK(hipStreamSynchronize(s));
+  ASSERT_HIP_OK(hipMemPoolGetAttribute(pool, hipMemPoolAttrUsedMemCurrent, &used));
+  EXPECT_EQ(used, 0u);
+  ASSERT_HIP_OK(hipMemPoolGetAttribute(pool, hipMemPoolAttrUsedMemHigh, &high));
+  EXPECT_GE(high, uint64_t{1} << 20);
+  uint64_t threshold = 4096, got = 0;
+  ASSERT_HIP_OK(hipMemPoolSetAttribute(pool, hipMemPoolAttrReleaseThreshold, &threshold));
+  ASSERT_HIP_OK(hipMemPoolGetAttribute(pool, hipMemPoolAttrReleaseThreshold, &got));
+  EXPECT_EQ(got, threshold);
+  hipMemLocation location = {hipMemLocationTypeDevice, 0};
+  hipMemAccessFlags flags = hipMemAccessFlagsProtNone;
+  ASSERT_HIP_OK(hipMemPoolGetAccess(&flags, pool, &location));
+  EXPECT_EQ(flags, hipMemAccessFlagsProtReadWrite);
+  ASSERT_HIP_OK(hipMemPoolTrimTo(pool, 0));
+  props.allocType = hipMemAllocationTypeInvalid;
+  hipMemPool_t bad = nullptr;
+  EXPECT_HIP(hipErrorInvalidValue, hipMemPoolCreate(&bad, &props));
+  ASSERT_HIP_OK(hipMemPoolDestroy(pool));
   ASSERT_HIP_OK(hipStreamDestroy(s));
   hipGetLastError();
 }

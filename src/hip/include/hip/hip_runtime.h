@@ -307,7 +307,12 @@ inline unsigned int __brev(unsigned int x) {
 inline unsigned long long __brevll(unsigned long long x) {
   return (static_cast<unsigned long long>(__brev(static_cast<unsigned>(x))) << 32) | __brev(static_cast<unsigned>(x >> 32));
 }
-inline int __mul24(int x, int y) { return ((x << 8) >> 8) * ((y << 8) >> 8); }
+// The low 24 bits of each operand, sign-extended (shifted as unsigned: no signed overflow).
+inline int __mul24(int x, int y) {
+  const int a = static_cast<int>(static_cast<unsigned>(x) << 8) >> 8;
+  const int b = static_cast<int>(static_cast<unsigned>(y) << 8) >> 8;
+  return static_cast<int>(static_cast<long long>(a) * b);
+}
 inline unsigned int __umul24(unsigned int x, unsigned int y) { return (x & 0xFFFFFFu) * (y & 0xFFFFFFu); }
 inline int __mulhi(int x, int y) { return static_cast<int>((static_cast<long long>(x) * y) >> 32); }
 inline unsigned int __umulhi(unsigned int x, unsigned int y) {
