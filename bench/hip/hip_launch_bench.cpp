@@ -26,20 +26,20 @@ void Hip_LaunchToCompletion(benchmark::State& state) {
       break;
     }
   }
-  hipStreamDestroy(stream);
+  (void)hipStreamDestroy(stream);
 }
 BENCHMARK(Hip_LaunchToCompletion)->Arg(1)->Arg(64)->UseRealTime()->MinTime(0.5);
 
 void Hip_LaunchThroughput(benchmark::State& state) {
   hipStream_t stream = nullptr;
-  hipStreamCreate(&stream);
+  (void)hipStreamCreate(&stream);
   const int batch = 64;
   for (auto _ : state) {
     for (int i = 0; i < batch; ++i) hipLaunchKernelGGL(empty_kernel, dim3(1), dim3(1), 0, stream, i);
-    hipStreamSynchronize(stream);
+    (void)hipStreamSynchronize(stream);
   }
   state.SetItemsProcessed(state.iterations() * batch);
-  hipStreamDestroy(stream);
+  (void)hipStreamDestroy(stream);
 }
 BENCHMARK(Hip_LaunchThroughput)->UseRealTime()->MinTime(0.5);
 

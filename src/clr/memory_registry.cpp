@@ -34,4 +34,15 @@ std::optional<Allocation> MemoryRegistry::find(const void* address, size_t size)
   return it->second;
 }
 
+bool MemoryRegistry::overlaps(const void* address, size_t size) const {
+  const auto a = reinterpret_cast<uintptr_t>(address);
+  const size_t span = size == 0 ? 1 : size;
+  std::lock_guard lock(mutex_);
+  auto it = by_base_.lower_bound(a);
+  if (it != by_base_.end() && it->first - a < span) return true;
+  if (it == by_base_.begin()) return false;
+  --it;
+  return a - it->first < it->second.size;
+}
+
 }  // namespace rocref::clr

@@ -12,12 +12,16 @@
 
 namespace rocref::clr {
 
-enum class MemoryKind : uint8_t { Device, Host, Managed };
+// Registered: host memory the program owns and the command layer pins (hipHostRegister).
+// DeviceFineGrained: device memory coherent with the host (hipExtMallocWithFlags), from the system pool.
+enum class MemoryKind : uint8_t { Device, Host, Managed, Registered, DeviceFineGrained };
 
 struct Allocation {
   void* base = nullptr;
   size_t size = 0;
   MemoryKind kind = MemoryKind::Device;
+  unsigned flags = 0;      // the API's allocation flags (hipHostMalloc*, hipHostRegister*)
+  size_t pitch = 0;        // row pitch of a pitched allocation, else 0
 };
 
 class MemoryRegistry {
@@ -29,6 +33,8 @@ class MemoryRegistry {
   std::optional<Allocation> remove(const void* base);
   // The allocation containing [address, address + size), if any.
   std::optional<Allocation> find(const void* address, size_t size = 1) const;
+  // True when any byte of [address, address + size) lies in a recorded allocation.
+  bool overlaps(const void* address, size_t size) const;
 
  private:
   mutable std::mutex mutex_;

@@ -1,10 +1,88 @@
-// hip/hip_device.cpp - device selection, properties and whole-device synchronization.
+// hip/hip_device.cpp - device selection, properties, limits, flags and whole-device synchronization (HIP-DEV-*).
+//
+// rocref presents the command layer's one GPU as device 0. hipDeviceProp_t is
+// filled from the agent's HSA attributes (clr::DeviceInfo) and, where HSA has
+// no attribute, with the values ROCclr reports for gfx9 parts.
+#include <cstdio>
 #include <cstring>
 
 #include "common/trace.h"
+#include "hip/hip_device_props.h"
 #include "hip/hip_state.h"
 
 using rocref::hip::result;
+
+namespace rocref::hip {
+
+hipError_t fill_properties(hipDeviceProp_t* prop, int deviceId) {
+  if (prop == nullptr) return hipErrorInvalidValue;
+  hipError_t error = hipSuccess;
+  clr::Device* d = device(&error);
+  if (d == nullptr) return error;
+  if (!valid_device(deviceId)) return hipErrorInvalidDevice;
+  const clr::DeviceInfo& info = d->info();
+  std::memset(prop, 0, sizeof *prop);
+  std::strncpy(prop->name, info.name.c_str(), sizeof prop->name - 1);
+  std::snprintf(prop->gcnArchName, sizeof prop->gcnArchName, "%s", info.isa_name.c_str());
+  prop->totalGlobalMem = info.device_memory;
+  prop->sharedMemPerBlock = info.group_segment_size;
+  prop->maxSharedMemoryPerMultiProcessor = info.group_segment_size;
+  prop->regsPerBlock = kRegistersPerBlock;
+  prop->warpSize = static_cast<int>(info.wavefront_size);
+  prop->maxThreadsPerBlock = static_cast<int>(info.max_workgroup_size);
+  for (int i = 0; i < 3; ++i) {
+    prop->maxThreadsDim[i] = info.max_workgroup_dim[i];
+    prop->maxGridSize[i] = static_cast<int>(info.max_grid_dim[i] > INT32_MAX ? INT32_MAX : info.max_grid_dim[i]);
+  }
+  prop->clockRate = static_cast<int>(info.max_clock_mhz * 1000);
+  prop->clockInstructionRate = kClockInstructionRateKhz;
+  prop->memoryClockRate = kMemoryClockRateKhz;
+  prop->memoryBusWidth = kMemoryBusWidthBits;
+  prop->totalConstMem = info.device_memory;
+  prop->multiProcessorCount = static_cast<int>(info.compute_units);
+  prop->l2CacheSize = kL2CacheBytes;
+  prop->maxThreadsPerMultiProcessor = kMaxThreadsPerCu;
+  prop->major = static_cast<int>(info.gfx_major);
+  prop->minor = static_cast<int>(info.gfx_minor);
+  prop->gcnArch = static_cast<int>(info.gfx_major * 100 + info.gfx_minor * 10);
+  prop->computeMode = hipComputeModeDefault;
+  prop->concurrentKernels = 1;
+  prop->pciDomainID = static_cast<int>(info.bdf_id >> 16);
+  prop->pciBusID = static_cast<int>((info.bdf_id >> 8) & 0xff);
+  prop->pciDeviceID = static_cast<int>((info.bdf_id >> 3) & 0x1f);
+  prop->isMultiGpuBoard = 0;
+  prop->canMapHostMemory = 1;
+  prop->integrated = 0;
+  prop->cooperativeLaunch = 1;
+  prop->cooperativeMultiDeviceLaunch = 1;
+  prop->maxTexture1DLinear = kMaxTexture1DLinear;
+  prop->maxTexture1D = kMaxTexture1D;
+  prop->maxTexture2D[0] = prop->maxTexture2D[1] = kMaxTexture2D;
+  prop->maxTexture3D[0] = prop->maxTexture3D[1] = prop->maxTexture3D[2] = kMaxTexture3D;
+  prop->memPitch = kMaxPitch;
+  prop->textureAlignment = kTextureAlignment;
+  prop->texturePitchAlignment = kTexturePitchAlignment;
+  prop->kernelExecTimeoutEnabled = 0;
+  prop->ECCEnabled = 0;
+  prop->isLargeBar = 0;
+  prop->asicRevision = 0;
+  prop->managedMemory = 1;
+  prop->directManagedMemAccessFromHost = 0;
+  prop->concurrentManagedAccess = 0;
+  prop->pageableMemoryAccess = 0;
+  prop->pageableMemoryAccessUsesHostPageTables = 0;
+  hipDeviceArch_t& a = prop->arch;
+  a.hasGlobalInt32Atomics = a.hasGlobalFloatAtomicExch = a.hasSharedInt32Atomics = a.hasSharedFloatAtomicExch = 1;
+  a.hasFloatAtomicAdd = a.hasGlobalInt64Atomics = a.hasSharedInt64Atomics = a.hasDoubles = 1;
+  a.hasWarpVote = a.hasWarpBallot = a.hasWarpShuffle = a.hasFunnelShift = 1;
+  a.hasThreadFenceSystem = a.hasSyncThreadsExt = 1;
+  a.hasSurfaceFuncs = 0;
+  a.has3dGrid = 1;
+  a.hasDynamicParallelism = 0;
+  return hipSuccess;
+}
+
+}  // namespace rocref::hip
 
 hipError_t hipInit(unsigned int flags) {
   ROCREF_TRACE_SPAN(rocref::trace::Layer::Hip, "hipInit", "");
@@ -14,74 +92,52 @@ hipError_t hipInit(unsigned int flags) {
   return result(error);
 }
 
+hipError_t hip_init() { return hipInit(0); }
+
 hipError_t hipDriverGetVersion(int* driverVersion) {
   if (driverVersion == nullptr) return result(hipErrorInvalidValue);
-  *driverVersion = 50221153;
+  *driverVersion = HIP_VERSION;
   return hipSuccess;
 }
 
 hipError_t hipRuntimeGetVersion(int* runtimeVersion) {
   if (runtimeVersion == nullptr) return result(hipErrorInvalidValue);
-  *runtimeVersion = 50221153;  // HIP_VERSION of 5.2.3
+  *runtimeVersion = HIP_VERSION;  // 50221153: HIP 5.2.3
   return hipSuccess;
 }
 
 hipError_t hipGetDeviceCount(int* count) {
   if (count == nullptr) return result(hipErrorInvalidValue);
   hipError_t error = hipSuccess;
-  *count = rocref::hip::device(&error) ? 1 : 0;
+  *count = rocref::hip::device(&error) ? rocref::hip::device_count() : 0;
   return result(error);
 }
 
 hipError_t hipSetDevice(int deviceId) {
   hipError_t error = hipSuccess;
   if (!rocref::hip::device(&error)) return result(error);
-  return result(deviceId == 0 ? hipSuccess : hipErrorInvalidDevice);
+  if (!rocref::hip::valid_device(deviceId)) return result(hipErrorInvalidDevice);
+  rocref::hip::set_current_device(deviceId);
+  return hipSuccess;
 }
 
 hipError_t hipGetDevice(int* deviceId) {
   if (deviceId == nullptr) return result(hipErrorInvalidValue);
   hipError_t error = hipSuccess;
   if (!rocref::hip::device(&error)) return result(error);
-  *deviceId = 0;
+  *deviceId = rocref::hip::current_device();
   return hipSuccess;
 }
 
 hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int deviceId) {
-  if (prop == nullptr) return result(hipErrorInvalidValue);
+  return result(rocref::hip::fill_properties(prop, deviceId));
+}
+
+hipError_t hipChooseDevice(int* device, const hipDeviceProp_t* prop) {
+  if (device == nullptr || prop == nullptr) return result(hipErrorInvalidValue);
   hipError_t error = hipSuccess;
-  rocref::clr::Device* d = rocref::hip::device(&error);
-  if (d == nullptr) return result(error);
-  if (deviceId != 0) return result(hipErrorInvalidDevice);
-  const rocref::clr::DeviceInfo& info = d->info();
-  std::memset(prop, 0, sizeof *prop);
-  std::strncpy(prop->name, info.name.c_str(), sizeof prop->name - 1);
-  std::strncpy(prop->gcnArchName, info.isa_name.c_str(), sizeof prop->gcnArchName - 1);
-  prop->totalGlobalMem = info.device_memory;
-  prop->sharedMemPerBlock = info.group_segment_size;
-  prop->maxSharedMemoryPerMultiProcessor = info.group_segment_size;
-  prop->regsPerBlock = 65536;
-  prop->warpSize = static_cast<int>(info.wavefront_size);
-  prop->maxThreadsPerBlock = static_cast<int>(info.max_workgroup_size);
-  for (int i = 0; i < 3; ++i) {
-    prop->maxThreadsDim[i] = info.max_workgroup_dim[i];
-    prop->maxGridSize[i] = static_cast<int>(info.max_grid_dim[i] > INT32_MAX ? INT32_MAX : info.max_grid_dim[i]);
-  }
-  prop->clockRate = static_cast<int>(info.max_clock_mhz * 1000);
-  prop->multiProcessorCount = static_cast<int>(info.compute_units);
-  prop->maxThreadsPerMultiProcessor = 2560;
-  prop->major = static_cast<int>(info.gfx_major);
-  prop->minor = static_cast<int>(info.gfx_minor);
-  prop->gcnArch = static_cast<int>(info.gfx_major * 100 + info.gfx_minor * 10);
-  prop->concurrentKernels = 1;
-  prop->canMapHostMemory = 1;
-  prop->managedMemory = 1;
-  prop->pciBusID = static_cast<int>((info.bdf_id >> 8) & 0xff);
-  prop->pciDeviceID = static_cast<int>((info.bdf_id >> 3) & 0x1f);
-  prop->arch.hasGlobalInt32Atomics = 1;
-  prop->arch.hasSharedInt32Atomics = 1;
-  prop->arch.hasDoubles = 1;
-  prop->arch.has3dGrid = 1;
+  if (!rocref::hip::device(&error)) return result(error);
+  *device = 0;  // the only device matches best whatever was asked
   return hipSuccess;
 }
 
@@ -93,3 +149,137 @@ hipError_t hipDeviceSynchronize(void) {
 }
 
 hipError_t hipDeviceReset(void) { return hipDeviceSynchronize(); }
+
+hipError_t hipDeviceGet(hipDevice_t* device, int ordinal) {
+  if (device == nullptr) return result(hipErrorInvalidValue);
+  hipError_t error = hipSuccess;
+  if (!rocref::hip::device(&error)) return result(error);
+  if (!rocref::hip::valid_device(ordinal)) return result(hipErrorInvalidDevice);
+  *device = ordinal;
+  return hipSuccess;
+}
+
+hipError_t hipDeviceGetName(char* name, int len, hipDevice_t device) {
+  if (name == nullptr || len <= 0) return result(hipErrorInvalidValue);
+  hipDeviceProp_t prop;
+  if (hipError_t e = rocref::hip::fill_properties(&prop, device); e != hipSuccess) return result(e);
+  std::snprintf(name, static_cast<size_t>(len), "%s", prop.name);
+  return hipSuccess;
+}
+
+hipError_t hipDeviceTotalMem(size_t* bytes, hipDevice_t device) {
+  if (bytes == nullptr) return result(hipErrorInvalidValue);
+  hipDeviceProp_t prop;
+  if (hipError_t e = rocref::hip::fill_properties(&prop, device); e != hipSuccess) return result(e);
+  *bytes = prop.totalGlobalMem;
+  return hipSuccess;
+}
+
+hipError_t hipDeviceComputeCapability(int* major, int* minor, hipDevice_t device) {
+  if (major == nullptr || minor == nullptr) return result(hipErrorInvalidValue);
+  hipDeviceProp_t prop;
+  if (hipError_t e = rocref::hip::fill_properties(&prop, device); e != hipSuccess) return result(e);
+  *major = prop.major;
+  *minor = prop.minor;
+  return hipSuccess;
+}
+
+hipError_t hipDeviceGetPCIBusId(char* pciBusId, int len, int device) {
+  if (pciBusId == nullptr || len <= 0) return result(hipErrorInvalidValue);
+  hipDeviceProp_t prop;
+  if (hipError_t e = rocref::hip::fill_properties(&prop, device); e != hipSuccess) return result(e);
+  std::snprintf(pciBusId, static_cast<size_t>(len), "%04x:%02x:%02x.0", prop.pciDomainID, prop.pciBusID,
+                prop.pciDeviceID);
+  return hipSuccess;
+}
+
+hipError_t hipDeviceGetByPCIBusId(int* device, const char* pciBusId) {
+  if (device == nullptr || pciBusId == nullptr) return result(hipErrorInvalidValue);
+  unsigned domain = 0, bus = 0, dev = 0, function = 0;
+  if (std::sscanf(pciBusId, "%x:%x:%x.%x", &domain, &bus, &dev, &function) != 4) return result(hipErrorInvalidValue);
+  for (int i = 0; i < rocref::hip::device_count(); ++i) {
+    hipDeviceProp_t prop;
+    if (rocref::hip::fill_properties(&prop, i) != hipSuccess) continue;
+    if (static_cast<unsigned>(prop.pciDomainID) == domain && static_cast<unsigned>(prop.pciBusID) == bus &&
+        static_cast<unsigned>(prop.pciDeviceID) == dev) {
+      *device = i;
+      return hipSuccess;
+    }
+  }
+  return result(hipErrorInvalidDevice);
+}
+
+hipError_t hipDeviceGetUuid(hipUUID* uuid, hipDevice_t device) {
+  if (uuid == nullptr) return result(hipErrorInvalidValue);
+  hipDeviceProp_t prop;
+  if (hipError_t e = rocref::hip::fill_properties(&prop, device); e != hipSuccess) return result(e);
+  // ROCclr reports the agent's HSA_AMD_AGENT_INFO_UUID, "GPU-" and 16 hex digits; the model's agent has none.
+  char text[32];
+  std::snprintf(text, sizeof text, "GPU-%012x", static_cast<unsigned>(prop.pciBusID));
+  std::memcpy(uuid->bytes, text, sizeof uuid->bytes);
+  return hipSuccess;
+}
+
+namespace {
+hipFuncCache_t g_cache_config = hipFuncCachePreferNone;
+hipSharedMemConfig g_shared_config = hipSharedMemBankSizeFourByte;
+}  // namespace
+
+// HIP 5.2.3 accepts and ignores the cache preference (AMD GPUs have a fixed L1/LDS split).
+hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cacheConfig) {
+  if (cacheConfig < hipFuncCachePreferNone || cacheConfig > hipFuncCachePreferEqual) return result(hipErrorInvalidValue);
+  g_cache_config = cacheConfig;
+  return hipSuccess;
+}
+
+hipError_t hipDeviceGetCacheConfig(hipFuncCache_t* cacheConfig) {
+  if (cacheConfig == nullptr) return result(hipErrorInvalidValue);
+  *cacheConfig = g_cache_config;
+  return hipSuccess;
+}
+
+hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config) {
+  if (config < hipSharedMemBankSizeDefault || config > hipSharedMemBankSizeEightByte) return result(hipErrorInvalidValue);
+  g_shared_config = config;
+  return hipSuccess;
+}
+
+hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig* pConfig) {
+  if (pConfig == nullptr) return result(hipErrorInvalidValue);
+  *pConfig = g_shared_config;
+  return hipSuccess;
+}
+
+// HIP 5.2.3 knows hipLimitMallocHeapSize only; device-side malloc has no heap in the model, so it is 0.
+hipError_t hipDeviceGetLimit(size_t* pValue, enum hipLimit_t limit) {
+  if (pValue == nullptr) return result(hipErrorInvalidValue);
+  if (limit != hipLimitMallocHeapSize) return result(hipErrorUnsupportedLimit);
+  *pValue = 0;
+  return hipSuccess;
+}
+
+hipError_t hipSetDeviceFlags(unsigned flags) {
+  constexpr unsigned kKnown = hipDeviceScheduleMask | hipDeviceMapHost | hipDeviceLmemResizeToMax;
+  if ((flags & ~kKnown) != 0) return result(hipErrorInvalidValue);
+  const unsigned schedule = flags & hipDeviceScheduleMask;
+  if (schedule != hipDeviceScheduleAuto && schedule != hipDeviceScheduleSpin && schedule != hipDeviceScheduleYield &&
+      schedule != hipDeviceScheduleBlockingSync) {
+    return result(hipErrorInvalidValue);
+  }
+  hipError_t error = hipSuccess;
+  if (!rocref::hip::device(&error)) return result(error);
+  rocref::hip::device_flags() = flags;
+  return hipSuccess;
+}
+
+hipError_t hipGetDeviceFlags(unsigned int* flags) {
+  if (flags == nullptr) return result(hipErrorInvalidValue);
+  *flags = rocref::hip::device_flags();
+  return hipSuccess;
+}
+
+hipError_t hipDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
+  if (leastPriority != nullptr) *leastPriority = rocref::hip::kStreamPriorityLeast;
+  if (greatestPriority != nullptr) *greatestPriority = rocref::hip::kStreamPriorityGreatest;
+  return hipSuccess;
+}

@@ -1,20 +1,25 @@
-// hip/hip_launch.cpp - kernel launch: configuration checks, then one kernel command (HIP-LNC-*).
+// hip/hip_launch.cpp - kernel launch: configuration checks, launch bounds, then one kernel command (HIP-LNC-*).
+#include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "common/kernel_abi.h"
 #include "common/trace.h"
-#include "hip/hip_runtime.h"
+#include "hip/hip_function.h"
+#include "hip/hip_mutant.h"
 #include "hip/hip_state.h"
 
 using rocref::hip::result;
 
-namespace rocref::hip::detail {
+namespace rocref::hip {
 namespace {
 
-std::mutex g_kernels_mutex;
-std::unordered_map<const void*, ArrayLauncher> g_launchers;
+std::mutex g_functions_mutex;
+std::unordered_map<const void*, std::unique_ptr<ihipModuleSymbol_t>> g_functions;  // by host address
+std::vector<ihipModule_t*> g_modules;
 
 dim3 to_dim3(const kernel_abi::Dim3& d) { return dim3(d.x, d.y, d.z); }
 
@@ -34,6 +39,115 @@ bool valid_configuration(const clr::DeviceInfo& info, dim3 grid, dim3 block) {
 
 }  // namespace
 
+ihipModuleSymbol_t* find_function(const void* host_function) {
+  std::lock_guard lock(g_functions_mutex);
+  auto it = g_functions.find(host_function);
+  return it == g_functions.end() ? nullptr : it->second.get();
+}
+
+ihipModuleSymbol_t* remember_function(const void* host_function, detail::ArrayLauncher launcher,
+                                      detail::ParamsCopier copier) {
+  std::lock_guard lock(g_functions_mutex);
+  auto& slot = g_functions[host_function];
+  if (!slot) {
+    slot = std::make_unique<ihipModuleSymbol_t>();
+    slot->host_function = host_function;
+    slot->name = "kernel";
+  }
+  if (slot->launcher == nullptr) slot->launcher = launcher;
+  if (slot->copier == nullptr) slot->copier = copier;
+  return slot.get();
+}
+
+ihipModuleSymbol_t* register_stub(const void* host_function, ihipModule_t* module, const std::string& name) {
+  std::lock_guard lock(g_functions_mutex);
+  auto& slot = g_functions[host_function];
+  if (!slot) slot = std::make_unique<ihipModuleSymbol_t>();
+  slot->host_function = host_function;
+  slot->module = module;
+  slot->name = name;
+  return slot.get();
+}
+
+bool known_module(ihipModule_t* module) {
+  std::lock_guard lock(g_functions_mutex);
+  for (ihipModule_t* m : g_modules) {
+    if (m == module) return true;
+  }
+  return false;
+}
+
+void add_module(ihipModule_t* module) {
+  std::lock_guard lock(g_functions_mutex);
+  g_modules.push_back(module);
+}
+
+bool remove_module(ihipModule_t* module) {
+  std::lock_guard lock(g_functions_mutex);
+  for (auto it = g_modules.begin(); it != g_modules.end(); ++it) {
+    if (*it != module) continue;
+    g_modules.erase(it);
+    // Stubs registered from it stay known by address but no longer name a code object.
+    for (auto& [address, f] : g_functions) {
+      if (f->module == module) f->module = nullptr;
+    }
+    return true;
+  }
+  return false;
+}
+
+bool known_function(hipFunction_t function) {
+  if (function == nullptr) return false;
+  std::lock_guard lock(g_functions_mutex);
+  for (auto& [address, f] : g_functions) {
+    if (f.get() == function) return true;
+  }
+  for (ihipModule_t* m : g_modules) {
+    for (auto& k : m->kernels) {
+      if (k.get() == function) return true;
+    }
+  }
+  return false;
+}
+
+uint32_t max_threads_per_block(const ihipModuleSymbol_t& f) {
+  hipError_t error = hipSuccess;
+  clr::Device* d = device(&error);
+  const uint32_t device_max = d != nullptr ? d->info().max_workgroup_size : 1024;
+  uint32_t bound = f.max_threads;
+  if (bound == 0 && f.host_function != nullptr && f.launcher != nullptr) bound = launch_bound(f.host_function);
+  return bound != 0 && bound < device_max ? bound : device_max;
+}
+
+hipError_t launch_function(ihipModuleSymbol_t& f, dim3 grid, dim3 block, void** args, size_t shared,
+                           hipStream_t stream) {
+  if (f.launcher != nullptr) return f.launcher(f.host_function, grid, block, args, shared, stream);
+  // HIP-LNC-8: a kernel of a gfx code object, checked as any launch; the GPU model cannot execute gfx9 code yet.
+  hipError_t error = hipSuccess;
+  clr::Device* d = device(&error);
+  if (d == nullptr) return error;
+  if (!valid_configuration(d->info(), grid, block)) return hipErrorInvalidConfiguration;
+  if (uint64_t{block.x} * block.y * block.z > max_threads_per_block(f)) return hipErrorLaunchFailure;
+  if (f.static_shared + shared > d->info().group_segment_size) return hipErrorInvalidValue;
+  if (resolve_stream(stream) == nullptr) return hipErrorInvalidResourceHandle;
+  std::fprintf(stderr, "rocref HIP: kernel '%s' is gfx code from a code object; the GPU model cannot execute it\n",
+               f.name.c_str());
+  return hipErrorNoBinaryForGpu;
+}
+
+}  // namespace rocref::hip
+
+namespace rocref::hip::detail {
+
+uint32_t builtin(Builtin which, int axis) noexcept {
+  const kernel_abi::WorkItemContext& state = kernel_abi::current();
+  const kernel_abi::Dim3& d = which == Builtin::ThreadIdx  ? state.work_item_id
+                              : which == Builtin::BlockIdx ? state.work_group_id
+                              : which == Builtin::BlockDim ? state.work_group_size
+                                                           : state.grid_groups;
+  return axis == 0 ? d.x : axis == 1 ? d.y : d.z;
+}
+
 dim3 thread_idx() noexcept { return to_dim3(kernel_abi::current().work_item_id); }
 dim3 block_idx() noexcept { return to_dim3(kernel_abi::current().work_group_id); }
 dim3 block_dim() noexcept { return to_dim3(kernel_abi::current().work_group_size); }
@@ -45,9 +159,12 @@ uint64_t register_entry(KernelEntry entry, const char* signature) {
   return kernel_abi::register_kernel(signature, entry);
 }
 
-void remember_kernel(const void* function, ArrayLauncher launcher) {
-  std::lock_guard lock(g_kernels_mutex);
-  g_launchers.emplace(function, launcher);
+void remember_kernel(const void* function, ArrayLauncher launcher, ParamsCopier copier) {
+  remember_function(function, launcher, copier);
+}
+
+void free_kernel_params(void** params) {
+  if (params != nullptr) ::operator delete(static_cast<void*>(params), std::align_val_t{kParamsAlign});
 }
 
 hipError_t launch(const LaunchRequest& r) {
@@ -59,7 +176,16 @@ hipError_t launch(const LaunchRequest& r) {
   clr::Device* d = device(&error);
   if (d == nullptr) return result(error);
   if (!valid_configuration(d->info(), r.grid, r.block)) return result(hipErrorInvalidConfiguration);
-  if (r.shared_bytes > d->info().group_segment_size) return result(hipErrorInvalidValue);
+  // HIP-LNC-5: more work-items per block than the kernel's __launch_bounds__ is a launch failure.
+  const uint64_t threads = uint64_t{r.block.x} * r.block.y * r.block.z;
+  if (const uint32_t bound = launch_bound(r.function);
+      bound != 0 && threads > bound && !hip_mutant_active(HipMutant::IgnoreLaunchBounds)) {
+    return result(hipErrorLaunchFailure);
+  }
+  const ihipModuleSymbol_t* f = find_function(r.function);
+  const size_t shared_limit = f != nullptr && f->max_dynamic_shared >= 0 ? static_cast<size_t>(f->max_dynamic_shared)
+                                                                         : d->info().group_segment_size;
+  if (r.shared_bytes > shared_limit) return result(hipErrorInvalidValue);
   ihipStream_t* s = resolve_stream(r.stream);
   if (s == nullptr) return result(hipErrorInvalidResourceHandle);
   clr::VirtualGpu* gpu = virtual_gpu(s, &error);
@@ -81,12 +207,98 @@ hipError_t launch(const LaunchRequest& r) {
 
 hipError_t hipLaunchKernel(const void* function_address, dim3 numBlocks, dim3 dimBlocks, void** args,
                            size_t sharedMemBytes, hipStream_t stream) {
-  rocref::hip::detail::ArrayLauncher launcher = nullptr;
-  {
-    std::lock_guard lock(rocref::hip::detail::g_kernels_mutex);
-    auto it = rocref::hip::detail::g_launchers.find(function_address);
-    if (it != rocref::hip::detail::g_launchers.end()) launcher = it->second;
+  ihipModuleSymbol_t* f = rocref::hip::find_function(function_address);
+  if (f == nullptr) return result(hipErrorInvalidDeviceFunction);
+  return result(rocref::hip::launch_function(*f, numBlocks, dimBlocks, args, sharedMemBytes, stream));
+}
+
+hipError_t hipExtLaunchKernel(const void* function_address, dim3 numBlocks, dim3 dimBlocks, void** args,
+                              size_t sharedMemBytes, hipStream_t stream, hipEvent_t startEvent, hipEvent_t stopEvent,
+                              int flags) {
+  (void)flags;  // hipExtAnyOrderLaunch: a stream of the model runs in order anyway
+  ihipModuleSymbol_t* f = rocref::hip::find_function(function_address);
+  if (f == nullptr) return result(hipErrorInvalidDeviceFunction);
+  if (startEvent != nullptr) {
+    if (hipError_t e = hipEventRecord(startEvent, stream); e != hipSuccess) return e;
   }
-  if (launcher == nullptr) return result(hipErrorInvalidDeviceFunction);
-  return launcher(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
+  if (hipError_t e = rocref::hip::launch_function(*f, numBlocks, dimBlocks, args, sharedMemBytes, stream); e != hipSuccess) {
+    return result(e);
+  }
+  if (stopEvent != nullptr) return hipEventRecord(stopEvent, stream);
+  return hipSuccess;
+}
+
+hipError_t hipLaunchCooperativeKernel(const void* f, dim3 gridDim, dim3 blockDimX, void** kernelParams,
+                                      unsigned int sharedMemBytes, hipStream_t stream) {
+  ihipModuleSymbol_t* function = rocref::hip::find_function(f);
+  if (function == nullptr) return result(hipErrorInvalidDeviceFunction);
+  // Every block of a cooperative grid must be resident at once (grid-wide sync).
+  int per_cu = 0;
+  const int block = static_cast<int>(blockDimX.x * blockDimX.y * blockDimX.z);
+  if (hipError_t e = hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_cu, f, block, sharedMemBytes); e != hipSuccess) {
+    return e;
+  }
+  hipError_t error = hipSuccess;
+  const uint64_t resident = uint64_t(per_cu) * rocref::hip::device(&error)->info().compute_units;
+  if (uint64_t{gridDim.x} * gridDim.y * gridDim.z > resident) return result(hipErrorCooperativeLaunchTooLarge);
+  return result(rocref::hip::launch_function(*function, gridDim, blockDimX, kernelParams, sharedMemBytes, stream));
+}
+
+// The call configuration stack: hipcc's host stubs push with <<<>>> and pop
+// in the stub; hipConfigureCall / hipSetupArgument / hipLaunchByPtr are the
+// older spelling of the same sequence.
+namespace {
+
+struct CallConfiguration {
+  dim3 grid;
+  dim3 block;
+  size_t shared = 0;
+  hipStream_t stream = nullptr;
+  std::vector<uint8_t> arguments;  // hipSetupArgument's bytes
+};
+thread_local std::vector<CallConfiguration> t_configurations;
+
+}  // namespace
+
+hipError_t __hipPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipStream_t stream) {
+  t_configurations.push_back(CallConfiguration{gridDim, blockDim, sharedMem, stream, {}});
+  return hipSuccess;
+}
+
+hipError_t __hipPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sharedMem, hipStream_t* stream) {
+  if (t_configurations.empty()) return result(hipErrorMissingConfiguration);
+  const CallConfiguration& c = t_configurations.back();
+  if (gridDim != nullptr) *gridDim = c.grid;
+  if (blockDim != nullptr) *blockDim = c.block;
+  if (sharedMem != nullptr) *sharedMem = c.shared;
+  if (stream != nullptr) *stream = c.stream;
+  t_configurations.pop_back();
+  return hipSuccess;
+}
+
+hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipStream_t stream) {
+  return __hipPushCallConfiguration(gridDim, blockDim, sharedMem, stream);
+}
+
+hipError_t hipSetupArgument(const void* arg, size_t size, size_t offset) {
+  if (t_configurations.empty()) return result(hipErrorMissingConfiguration);
+  if (arg == nullptr && size != 0) return result(hipErrorInvalidValue);
+  std::vector<uint8_t>& bytes = t_configurations.back().arguments;
+  if (bytes.size() < offset + size) bytes.resize(offset + size);
+  if (size != 0) std::memcpy(bytes.data() + offset, arg, size);
+  return hipSuccess;
+}
+
+hipError_t hipLaunchByPtr(const void* func) {
+  if (t_configurations.empty()) return result(hipErrorMissingConfiguration);
+  CallConfiguration c = std::move(t_configurations.back());
+  t_configurations.pop_back();
+  ihipModuleSymbol_t* f = rocref::hip::find_function(func);
+  if (f == nullptr) return result(hipErrorInvalidDeviceFunction);
+  if (f->launcher != nullptr && !c.arguments.empty()) {
+    // A host-compiled kernel takes kernelParams; the packed buffer has no layout
+    // the runtime knows, so only parameterless kernels launch this way.
+    return result(hipErrorNotSupported);
+  }
+  return result(rocref::hip::launch_function(*f, c.grid, c.block, nullptr, c.shared, c.stream));
 }

@@ -11,8 +11,12 @@
 #include <cstring>
 #include <string>
 
+#include "clr/host_call.h"
+#include "clr/memory.h"
 #include "clr/memory_registry.h"
 #include "common/trace.h"
+#include "hip/hip_mem_pool.h"
+#include "hip/hip_memory_ops.h"
 #include "hip/hip_state.h"
 
 using rocref::clr::Allocation;
@@ -23,9 +27,12 @@ using rocref::hip::result;
 namespace {
 
 constexpr size_t kStagingBytes = 1 << 20;
-std::atomic<size_t> g_device_bytes{0};
 
-hipError_t allocate(void** ptr, size_t size, MemoryKind kind, const char* what) {
+}  // namespace
+
+namespace rocref::hip {
+
+hipError_t allocate(void** ptr, size_t size, MemoryKind kind, unsigned flags, const char* what) {
   ROCREF_TRACE_SPAN(rocref::trace::Layer::Hip, what, "size=" + std::to_string(size));
   if (ptr == nullptr) return hipErrorInvalidValue;
   hipError_t error = hipSuccess;
@@ -35,21 +42,10 @@ hipError_t allocate(void** ptr, size_t size, MemoryKind kind, const char* what) 
     *ptr = nullptr;
     return hipSuccess;
   }
-  const hsa_amd_memory_pool_t pool = kind == MemoryKind::Device ? d->device_pool() : d->host_pool();
   void* memory = nullptr;
-  {
-    ROCREF_TRACE_SPAN(rocref::trace::Layer::Clr, "Memory::create",
-                      kind == MemoryKind::Device ? "coarse-grained device pool" : "fine-grained system pool");
-    if (hsa_status_t s = hsa_amd_memory_pool_allocate(pool, size, 0, &memory); s != HSA_STATUS_SUCCESS) {
-      return s == HSA_STATUS_ERROR_INVALID_ALLOCATION || s == HSA_STATUS_ERROR_OUT_OF_RESOURCES
-                 ? hipErrorOutOfMemory
-                 : rocref::hip::from_hsa(s);
-    }
+  if (hsa_status_t s = rocref::clr::create_memory(*d, kind, size, flags, 0, &memory); s != HSA_STATUS_SUCCESS) {
+    return s == HSA_STATUS_ERROR_OUT_OF_RESOURCES ? hipErrorOutOfMemory : rocref::hip::from_hsa(s);
   }
-  hsa_agent_t agents[] = {d->gpu(), d->cpu()};
-  hsa_amd_agents_allow_access(2, agents, nullptr, memory);
-  MemoryRegistry::instance().add(Allocation{memory, size, kind});
-  if (kind == MemoryKind::Device) g_device_bytes += size;
   *ptr = memory;
   return hipSuccess;
 }
@@ -58,13 +54,22 @@ hipError_t release(void* ptr, bool host, const char* what) {
   ROCREF_TRACE_SPAN(rocref::trace::Layer::Hip, what, "");
   if (ptr == nullptr) return hipSuccess;
   auto found = MemoryRegistry::instance().find(ptr);
-  if (!found || found->base != ptr || (found->kind == MemoryKind::Host) != host) return hipErrorInvalidValue;
+  if (!found || found->base != ptr || found->kind == MemoryKind::Registered ||
+      (found->kind == MemoryKind::Host) != host) {
+    return hipErrorInvalidValue;
+  }
   // HIP-MEM-3: freeing waits for the work that may still use the memory.
   if (hipError_t e = rocref::hip::synchronize_all(); e != hipSuccess) return e;
-  MemoryRegistry::instance().remove(ptr);
-  if (found->kind == MemoryKind::Device) g_device_bytes -= found->size;
-  return rocref::hip::from_hsa(hsa_amd_memory_pool_free(ptr));
+  pool_forget(ptr);
+  return rocref::clr::release_memory(ptr) ? hipSuccess : hipErrorInvalidValue;
 }
+
+}  // namespace rocref::hip
+
+namespace {
+
+using rocref::hip::allocate;
+using rocref::hip::release;
 
 // HIP-MEM-4: a pointer inside an allocation must not run past its end.
 bool range_ok(const void* ptr, size_t size) {
@@ -74,7 +79,11 @@ bool range_ok(const void* ptr, size_t size) {
   return size <= found->size - offset;
 }
 
-bool hip_memory(const void* ptr) { return MemoryRegistry::instance().find(ptr).has_value(); }
+// Memory the GPU reaches directly: allocated by HIP (registered host pages are copied as pageable ones).
+bool hip_memory(const void* ptr) {
+  auto found = MemoryRegistry::instance().find(ptr);
+  return found.has_value() && found->kind != MemoryKind::Registered;
+}
 
 hipError_t wait(rocref::clr::VirtualGpu* gpu) { return rocref::hip::from_hsa(gpu->synchronize()); }
 
@@ -103,6 +112,10 @@ hipError_t staged_copy(rocref::clr::VirtualGpu* gpu, void* dst, const void* src,
   hsa_amd_memory_pool_free(staging);
   return error;
 }
+
+}  // namespace
+
+namespace rocref::hip {
 
 hipError_t copy(void* dst, const void* src, size_t size, hipMemcpyKind kind, hipStream_t stream, bool async) {
   ROCREF_TRACE_SPAN(rocref::trace::Layer::Hip, async ? "hipMemcpyAsync" : "hipMemcpy",
@@ -133,50 +146,124 @@ hipError_t copy(void* dst, const void* src, size_t size, hipMemcpyKind kind, hip
 hipError_t fill(void* dst, uint32_t pattern, uint32_t pattern_bytes, size_t size, hipStream_t stream, bool async) {
   ROCREF_TRACE_SPAN(rocref::trace::Layer::Hip, async ? "hipMemsetAsync" : "hipMemset", "size=" + std::to_string(size));
   if (size == 0) return hipSuccess;
-  if (dst == nullptr || !hip_memory(dst) || !range_ok(dst, size)) return hipErrorInvalidValue;
+  if (dst == nullptr || !MemoryRegistry::instance().find(dst) || !range_ok(dst, size)) return hipErrorInvalidValue;
+  if (reinterpret_cast<uintptr_t>(dst) % pattern_bytes != 0 || size % pattern_bytes != 0) return hipErrorInvalidValue;
   ihipStream_t* s = rocref::hip::resolve_stream(stream);
   if (s == nullptr) return hipErrorInvalidResourceHandle;
   hipError_t error = hipSuccess;
   rocref::clr::VirtualGpu* gpu = rocref::hip::virtual_gpu(s, &error);
   if (gpu == nullptr) return error;
+  if (!hip_memory(dst)) {  // registered host pages: the CPU fills them in stream order
+    if (hipError_t e = wait(gpu); e != hipSuccess) return e;
+    for (size_t i = 0; i < size; i += pattern_bytes) std::memcpy(static_cast<uint8_t*>(dst) + i, &pattern, pattern_bytes);
+    return hipSuccess;
+  }
   if (hipError_t e = rocref::hip::from_hsa(gpu->fill(dst, pattern, pattern_bytes, size)); e != hipSuccess) return e;
   return async ? hipSuccess : wait(gpu);
 }
 
-}  // namespace
+}  // namespace rocref::hip
 
-hipError_t hipMalloc(void** ptr, size_t size) { return result(allocate(ptr, size, MemoryKind::Device, "hipMalloc")); }
+using rocref::hip::copy;
+using rocref::hip::fill;
+
+hipError_t hipMalloc(void** ptr, size_t size) { return result(allocate(ptr, size, MemoryKind::Device, 0, "hipMalloc")); }
+
+hipError_t hipExtMallocWithFlags(void** ptr, size_t sizeBytes, unsigned int flags) {
+  constexpr unsigned kKnown = hipDeviceMallocDefault | hipDeviceMallocFinegrained | hipMallocSignalMemory;
+  if ((flags & ~kKnown) != 0) return result(hipErrorInvalidValue);
+  // HIP 5.2.3: signal memory is one 64-bit signal value.
+  if ((flags & hipMallocSignalMemory) != 0 && sizeBytes != 8) return result(hipErrorInvalidValue);
+  // Fine-grained and uncached device memory: the system pool, coherent with the host.
+  const MemoryKind kind = flags == hipDeviceMallocDefault ? MemoryKind::Device : MemoryKind::DeviceFineGrained;
+  return result(allocate(ptr, sizeBytes, kind, flags, "hipExtMallocWithFlags"));
+}
 
 hipError_t hipFree(void* ptr) { return result(release(ptr, false, "hipFree")); }
 
 hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int flags) {
-  constexpr unsigned kKnown = hipHostMallocPortable | hipHostMallocMapped | hipHostMallocWriteCombined;
+  constexpr unsigned kKnown = hipHostMallocPortable | hipHostMallocMapped | hipHostMallocWriteCombined |
+                              hipHostMallocNumaUser | hipHostMallocCoherent | hipHostMallocNonCoherent;
   if ((flags & ~kKnown) != 0) return result(hipErrorInvalidValue);
-  return result(allocate(ptr, size, MemoryKind::Host, "hipHostMalloc"));
+  // HIP-MEM-6: coherent and non-coherent exclude each other.
+  if ((flags & hipHostMallocCoherent) && (flags & hipHostMallocNonCoherent)) return result(hipErrorInvalidValue);
+  return result(allocate(ptr, size, MemoryKind::Host, flags | hipHostMallocMapped, "hipHostMalloc"));
 }
 
+hipError_t hipHostAlloc(void** ptr, size_t size, unsigned int flags) { return hipHostMalloc(ptr, size, flags); }
+hipError_t hipMallocHost(void** ptr, size_t size) { return hipHostMalloc(ptr, size, hipHostMallocDefault); }
+hipError_t hipMemAllocHost(void** ptr, size_t size) { return hipHostMalloc(ptr, size, hipHostMallocDefault); }
+
 hipError_t hipHostFree(void* ptr) { return result(release(ptr, true, "hipHostFree")); }
+hipError_t hipFreeHost(void* ptr) { return hipHostFree(ptr); }
 
 hipError_t hipMallocManaged(void** devPtr, size_t size, unsigned int flags) {
   if (flags != hipMemAttachGlobal && flags != hipMemAttachHost) return result(hipErrorInvalidValue);
   if (size == 0) return result(hipErrorInvalidValue);
-  return result(allocate(devPtr, size, MemoryKind::Managed, "hipMallocManaged"));
+  return result(allocate(devPtr, size, MemoryKind::Managed, flags, "hipMallocManaged"));
+}
+
+// Stream-ordered allocation: the memory exists at once (earlier work of the
+// stream cannot see it), charged to the device's current pool (hip_mem_pool.cpp);
+// the free runs as a host function in stream order.
+hipError_t hipMallocAsync(void** dev_ptr, size_t size, hipStream_t stream) {
+  return result(rocref::hip::pool_allocate(dev_ptr, size, nullptr, stream));
+}
+
+namespace {
+void free_in_stream_order(void* ptr) {
+  rocref::hip::pool_forget(ptr);
+  rocref::clr::release_memory(ptr);
+}
+}  // namespace
+
+hipError_t hipFreeAsync(void* dev_ptr, hipStream_t stream) {
+  if (dev_ptr == nullptr) return result(hipErrorInvalidValue);
+  auto found = MemoryRegistry::instance().find(dev_ptr);
+  if (!found || found->base != dev_ptr || found->kind != MemoryKind::Device) return result(hipErrorInvalidValue);
+  ihipStream_t* s = rocref::hip::resolve_stream(stream);
+  if (s == nullptr) return result(hipErrorInvalidHandle);
+  hipError_t error = hipSuccess;
+  rocref::clr::VirtualGpu* gpu = rocref::hip::virtual_gpu(s, &error);
+  if (gpu == nullptr) return result(error);
+  return result(rocref::hip::from_hsa(
+      rocref::clr::enqueue_host_call(*rocref::hip::device(&error), *gpu, free_in_stream_order, dev_ptr)));
 }
 
 hipError_t hipMemcpy(void* dst, const void* src, size_t sizeBytes, hipMemcpyKind kind) {
   return result(copy(dst, src, sizeBytes, kind, nullptr, false));
 }
 
+hipError_t hipMemcpyWithStream(void* dst, const void* src, size_t sizeBytes, hipMemcpyKind kind, hipStream_t stream) {
+  return result(copy(dst, src, sizeBytes, kind, stream, false));
+}
+
 hipError_t hipMemcpyAsync(void* dst, const void* src, size_t sizeBytes, hipMemcpyKind kind, hipStream_t stream) {
   return result(copy(dst, src, sizeBytes, kind, stream, true));
 }
 
-hipError_t hipMemcpyHtoD(void* dst, void* src, size_t sizeBytes) {
+hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void* src, size_t sizeBytes) {
   return result(copy(dst, src, sizeBytes, hipMemcpyHostToDevice, nullptr, false));
 }
 
-hipError_t hipMemcpyDtoH(void* dst, void* src, size_t sizeBytes) {
+hipError_t hipMemcpyDtoH(void* dst, hipDeviceptr_t src, size_t sizeBytes) {
   return result(copy(dst, src, sizeBytes, hipMemcpyDeviceToHost, nullptr, false));
+}
+
+hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes) {
+  return result(copy(dst, src, sizeBytes, hipMemcpyDeviceToDevice, nullptr, false));
+}
+
+hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void* src, size_t sizeBytes, hipStream_t stream) {
+  return result(copy(dst, src, sizeBytes, hipMemcpyHostToDevice, stream, true));
+}
+
+hipError_t hipMemcpyDtoHAsync(void* dst, hipDeviceptr_t src, size_t sizeBytes, hipStream_t stream) {
+  return result(copy(dst, src, sizeBytes, hipMemcpyDeviceToHost, stream, true));
+}
+
+hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes, hipStream_t stream) {
+  return result(copy(dst, src, sizeBytes, hipMemcpyDeviceToDevice, stream, true));
 }
 
 hipError_t hipMemset(void* dst, int value, size_t sizeBytes) {
@@ -187,9 +274,33 @@ hipError_t hipMemsetAsync(void* dst, int value, size_t sizeBytes, hipStream_t st
   return result(fill(dst, static_cast<uint8_t>(value), 1, sizeBytes, stream, true));
 }
 
-hipError_t hipMemsetD32(void* dst, int value, size_t count) {
+hipError_t hipMemsetD8(hipDeviceptr_t dest, unsigned char value, size_t count) {
+  return result(fill(dest, value, 1, count, nullptr, false));
+}
+
+hipError_t hipMemsetD8Async(hipDeviceptr_t dest, unsigned char value, size_t count, hipStream_t stream) {
+  return result(fill(dest, value, 1, count, stream, true));
+}
+
+// 16-bit patterns: the fill kernel repeats pattern_bytes bytes.
+hipError_t hipMemsetD16(hipDeviceptr_t dest, unsigned short value, size_t count) {
+  if (reinterpret_cast<uintptr_t>(dest) % 2 != 0) return result(hipErrorInvalidValue);
+  return result(fill(dest, value, 2, count * 2, nullptr, false));
+}
+
+hipError_t hipMemsetD16Async(hipDeviceptr_t dest, unsigned short value, size_t count, hipStream_t stream) {
+  if (reinterpret_cast<uintptr_t>(dest) % 2 != 0) return result(hipErrorInvalidValue);
+  return result(fill(dest, value, 2, count * 2, stream, true));
+}
+
+hipError_t hipMemsetD32(hipDeviceptr_t dst, int value, size_t count) {
   if (reinterpret_cast<uintptr_t>(dst) % 4 != 0) return result(hipErrorInvalidValue);
   return result(fill(dst, static_cast<uint32_t>(value), 4, count * 4, nullptr, false));
+}
+
+hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t stream) {
+  if (reinterpret_cast<uintptr_t>(dst) % 4 != 0) return result(hipErrorInvalidValue);
+  return result(fill(dst, static_cast<uint32_t>(value), 4, count * 4, stream, true));
 }
 
 hipError_t hipMemGetInfo(size_t* free, size_t* total) {
@@ -198,7 +309,24 @@ hipError_t hipMemGetInfo(size_t* free, size_t* total) {
   rocref::clr::Device* d = rocref::hip::device(&error);
   if (d == nullptr) return result(error);
   *total = d->info().device_memory;
-  const size_t used = g_device_bytes.load();
+  const size_t used = rocref::clr::device_bytes_in_use();
   *free = used > *total ? 0 : *total - used;
+  return hipSuccess;
+}
+
+hipError_t hipMemGetAddressRange(hipDeviceptr_t* pbase, size_t* psize, hipDeviceptr_t dptr) {
+  if (pbase == nullptr || psize == nullptr) return result(hipErrorInvalidValue);
+  auto found = MemoryRegistry::instance().find(dptr);
+  if (!found) return result(hipErrorNotFound);
+  *pbase = found->base;
+  *psize = found->size;
+  return hipSuccess;
+}
+
+hipError_t hipMemPtrGetInfo(void* ptr, size_t* size) {
+  if (ptr == nullptr || size == nullptr) return result(hipErrorInvalidValue);
+  auto found = MemoryRegistry::instance().find(ptr);
+  if (!found) return result(hipErrorInvalidValue);
+  *size = found->size;
   return hipSuccess;
 }

@@ -80,8 +80,43 @@ clr::Device* device(hipError_t* error) {
   return d;
 }
 
+namespace {
+
+// The calling thread's hipStreamPerThread stream: registered while the thread lives, so
+// hipDeviceSynchronize waits for it too.
+struct PerThreadStream {
+  ihipStream_t* stream = nullptr;
+  ~PerThreadStream() {
+    if (stream == nullptr) return;
+    g_streams.erase(stream);
+    delete stream;  // the virtual GPU waits for its work
+  }
+};
+thread_local PerThreadStream t_per_thread;
+thread_local int t_device = 0;
+
+}  // namespace
+
+ihipStream_t* per_thread_stream() {
+  if (t_per_thread.stream == nullptr) {
+    t_per_thread.stream = new ihipStream_t();
+    g_streams.insert(t_per_thread.stream);
+  }
+  return t_per_thread.stream;
+}
+
+int device_count() { return clr::Device::get() != nullptr ? 1 : 0; }
+bool valid_device(int device) { return device >= 0 && device < device_count(); }
+int current_device() { return t_device; }
+void set_current_device(int device) { t_device = device; }
+unsigned& device_flags() {
+  static unsigned flags = 0;
+  return flags;
+}
+
 ihipStream_t* resolve_stream(hipStream_t stream) {
   if (stream == nullptr) return &default_stream();
+  if (stream == hipStreamPerThread) return per_thread_stream();
   return g_streams.contains(stream) ? stream : nullptr;
 }
 

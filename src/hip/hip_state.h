@@ -13,10 +13,12 @@
 
 #include "clr/device.h"
 #include "clr/virtual_gpu.h"
-#include "hip/hip_runtime_api.h"
+#include "hip/hip_runtime.h"
 
 struct ihipStream_t {
   unsigned flags = hipStreamDefault;
+  int priority = 0;                          // hipStreamCreateWithPriority, clamped to the range
+  std::vector<uint32_t> cu_mask;             // hipExtStreamCreateWithCUMask; empty: every CU
   std::mutex mutex;                          // creation of the virtual GPU
   // Made on first command; shared with events recorded on it, which may outlive the stream.
   std::shared_ptr<rocref::clr::VirtualGpu> gpu;
@@ -49,6 +51,20 @@ ihipStream_t* resolve_stream(hipStream_t stream);
 clr::VirtualGpu* virtual_gpu(ihipStream_t* stream, hipError_t* error);
 // The same, as a reference that keeps the virtual GPU alive after hipStreamDestroy.
 std::shared_ptr<clr::VirtualGpu> shared_virtual_gpu(ihipStream_t* stream, hipError_t* error);
+
+// The per-thread default stream (hipStreamPerThread) of the calling thread.
+ihipStream_t* per_thread_stream();
+// True for the handles that name a default stream (nullptr, hipStreamPerThread).
+inline bool is_default_stream(hipStream_t stream) { return stream == nullptr || stream == hipStreamPerThread; }
+
+// The device ordinal rocref presents (one GPU: 0) and the checks every device argument gets.
+int device_count();
+bool valid_device(int device);
+// The calling thread's device (hipSetDevice); always a valid ordinal when a device exists.
+int current_device();
+void set_current_device(int device);
+// hipSetDeviceFlags: the device's flags, set once before the device is used.
+unsigned& device_flags();
 
 bool register_stream(ihipStream_t* stream);
 bool unregister_stream(ihipStream_t* stream);

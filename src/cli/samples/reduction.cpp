@@ -40,13 +40,13 @@ SampleResult run_reduction() {
       hipMalloc(reinterpret_cast<void**>(&dsums), kBlocks * sizeof(int)) != hipSuccess) {
     return {false, "hipMalloc failed"};
   }
-  hipMemcpy(din, in.data(), kN * sizeof(int), hipMemcpyHostToDevice);
+  (void)hipMemcpy(din, in.data(), kN * sizeof(int), hipMemcpyHostToDevice);
   hipLaunchKernelGGL(block_sum, dim3(kBlocks), dim3(kBlock), 0, 0, din, dsums, kN);
   if (hipError_t e = hipDeviceSynchronize(); e != hipSuccess) return {false, std::string("kernel: ") + hipGetErrorName(e)};
   std::vector<int> sums(kBlocks);
-  hipMemcpy(sums.data(), dsums, kBlocks * sizeof(int), hipMemcpyDeviceToHost);
-  hipFree(din);
-  hipFree(dsums);
+  (void)hipMemcpy(sums.data(), dsums, kBlocks * sizeof(int), hipMemcpyDeviceToHost);
+  (void)hipFree(din);
+  (void)hipFree(dsums);
   long long total = 0;
   for (int s : sums) total += s;
   char text[96];

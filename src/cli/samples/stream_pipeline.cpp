@@ -31,29 +31,29 @@ SampleResult run_stream_pipeline() {
     return {false, "setup failed"};
   }
   for (int i = 0; i < kN; ++i) pinned[i] = host[i];
-  hipEventRecord(start, copy_stream);
-  hipMemcpyAsync(device, pinned, kN * sizeof(float), hipMemcpyHostToDevice, copy_stream);
-  hipEventRecord(uploaded, copy_stream);
-  hipStreamWaitEvent(compute_stream, uploaded, 0);
+  (void)hipEventRecord(start, copy_stream);
+  (void)hipMemcpyAsync(device, pinned, kN * sizeof(float), hipMemcpyHostToDevice, copy_stream);
+  (void)hipEventRecord(uploaded, copy_stream);
+  (void)hipStreamWaitEvent(compute_stream, uploaded, 0);
   hipLaunchKernelGGL(scale, dim3(kN / 256), dim3(256), 0, compute_stream, device, 3.0f, kN);
-  hipEventRecord(computed, compute_stream);
-  hipStreamWaitEvent(copy_stream, computed, 0);
-  hipMemcpyAsync(pinned, device, kN * sizeof(float), hipMemcpyDeviceToHost, copy_stream);
-  hipEventRecord(stop, copy_stream);
+  (void)hipEventRecord(computed, compute_stream);
+  (void)hipStreamWaitEvent(copy_stream, computed, 0);
+  (void)hipMemcpyAsync(pinned, device, kN * sizeof(float), hipMemcpyDeviceToHost, copy_stream);
+  (void)hipEventRecord(stop, copy_stream);
   if (hipError_t e = hipStreamSynchronize(copy_stream); e != hipSuccess) {
     return {false, std::string("hipStreamSynchronize: ") + hipGetErrorName(e)};
   }
   float ms = -1.0f;
   const hipError_t timing = hipEventElapsedTime(&ms, start, stop);
   for (int i = 0; i < kN; ++i) back[i] = pinned[i];
-  hipEventDestroy(uploaded);
-  hipEventDestroy(computed);
-  hipEventDestroy(start);
-  hipEventDestroy(stop);
-  hipStreamDestroy(copy_stream);
-  hipStreamDestroy(compute_stream);
-  hipFree(device);
-  hipHostFree(pinned);
+  (void)hipEventDestroy(uploaded);
+  (void)hipEventDestroy(computed);
+  (void)hipEventDestroy(start);
+  (void)hipEventDestroy(stop);
+  (void)hipStreamDestroy(copy_stream);
+  (void)hipStreamDestroy(compute_stream);
+  (void)hipFree(device);
+  (void)hipHostFree(pinned);
   for (int i = 0; i < kN; ++i) {
     if (back[i] != 3.0f * static_cast<float>(i)) {
       char text[96];

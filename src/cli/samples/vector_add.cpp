@@ -35,9 +35,9 @@ SampleResult run_vector_add() {
   if (hipError_t e = hipGetLastError(); e != hipSuccess) return fail("hipLaunchKernelGGL", e);
   if (hipError_t e = hipDeviceSynchronize(); e != hipSuccess) return fail("hipDeviceSynchronize", e);
   if (hipError_t e = hipMemcpy(c.data(), dc, kN * sizeof(float), hipMemcpyDeviceToHost); e != hipSuccess) return fail("hipMemcpy", e);
-  hipFree(da);
-  hipFree(db);
-  hipFree(dc);
+  (void)hipFree(da);
+  (void)hipFree(db);
+  (void)hipFree(dc);
   for (int i = 0; i < kN; ++i) {
     if (c[i] != 3.0f * static_cast<float>(i)) {
       char text[96];

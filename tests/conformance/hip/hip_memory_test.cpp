@@ -153,7 +153,7 @@ TEST(HipMemory, HIP_MEM_6_HostMallocIsUsableByKernels) {
   EXPECT_HIP(hipSuccess, hipHostFree(h));
   EXPECT_HIP(hipSuccess, hipHostFree(nullptr));
   void* p = nullptr;
-  EXPECT_HIP(hipErrorInvalidValue, hipHostMalloc(&p, 64, 0x80000000u));
+  EXPECT_HIP(hipErrorInvalidValue, hipHostMalloc(&p, 64, hipHostMallocCoherent | hipHostMallocNonCoherent));
   void* d = nullptr;
   ASSERT_HIP_OK(hipMalloc(&d, 64));
   EXPECT_HIP(hipErrorInvalidValue, hipHostFree(d));  // device memory is not host memory

@@ -31,11 +31,10 @@ const char* deviation(const std::string& implementation, const std::string& clau
 // kernel's address as const void* and finds its argument layout in the code
 // object; rocref's kernels are host functions without that metadata, so it
 // learns the types from a typed overload (spec/hip.md HIP-LNC-4).
-#if defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_NVIDIA__) || defined(__HIP_PLATFORM_HCC__) || \
-    defined(__HIP_PLATFORM_NVCC__)
-#define HIP_SUITE_KERNEL(kernel) reinterpret_cast<const void*>(&(kernel))
-#else
+#if defined(ROCREF_HIP_HOST_KERNELS)
 #define HIP_SUITE_KERNEL(kernel) (kernel)
+#else
+#define HIP_SUITE_KERNEL(kernel) reinterpret_cast<const void*>(&(kernel))
 #endif
 
 #define EXPECT_HIP(expected, call) EXPECT_EQ(static_cast<int>(expected), static_cast<int>(call))

@@ -1,0 +1,57 @@
+// clr/memory.cpp - memory objects over the device's pools (see memory.h).
+#include "clr/memory.h"
+
+#include <hsa/hsa_ext_amd.h>
+
+#include <atomic>
+#include <string>
+
+#include "clr/device.h"
+#include "common/trace.h"
+
+namespace rocref::clr {
+namespace {
+
+std::atomic<size_t> g_device_bytes{0};
+
+}  // namespace
+
+hsa_status_t create_memory(Device& device, MemoryKind kind, size_t size, unsigned flags, size_t pitch, void** base) {
+  ROCREF_TRACE_SPAN(trace::Layer::Clr, "Memory::create",
+                    kind == MemoryKind::Device ? "coarse-grained device pool" : "fine-grained system pool");
+  if (size == 0 || base == nullptr || kind == MemoryKind::Registered) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  const hsa_amd_memory_pool_t pool = kind == MemoryKind::Device ? device.device_pool() : device.host_pool();
+  void* memory = nullptr;
+  if (hsa_status_t s = hsa_amd_memory_pool_allocate(pool, size, 0, &memory); s != HSA_STATUS_SUCCESS) {
+    return s == HSA_STATUS_ERROR_INVALID_ALLOCATION ? HSA_STATUS_ERROR_OUT_OF_RESOURCES : s;
+  }
+  hsa_agent_t agents[] = {device.gpu(), device.cpu()};
+  hsa_amd_agents_allow_access(2, agents, nullptr, memory);
+  MemoryRegistry::instance().add(Allocation{memory, size, kind, flags, pitch});
+  if (kind == MemoryKind::Device) g_device_bytes += size;
+  *base = memory;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t register_host_memory(void* base, size_t size, unsigned flags) {
+  ROCREF_TRACE_SPAN(trace::Layer::Clr, "Memory::pin", "size=" + std::to_string(size));
+  if (base == nullptr || size == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  MemoryRegistry& registry = MemoryRegistry::instance();
+  if (registry.overlaps(base, size)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  registry.add(Allocation{base, size, MemoryKind::Registered, flags, 0});
+  return HSA_STATUS_SUCCESS;
+}
+
+std::optional<Allocation> release_memory(void* base) {
+  ROCREF_TRACE_SPAN(trace::Layer::Clr, "Memory::release", "");
+  std::optional<Allocation> found = MemoryRegistry::instance().remove(base);
+  if (!found) return std::nullopt;
+  if (found->kind == MemoryKind::Registered) return found;  // the program owns the pages
+  if (found->kind == MemoryKind::Device) g_device_bytes -= found->size;
+  hsa_amd_memory_pool_free(base);
+  return found;
+}
+
+size_t device_bytes_in_use() { return g_device_bytes.load(); }
+
+}  // namespace rocref::clr

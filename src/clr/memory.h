@@ -1,0 +1,32 @@
+// clr/memory.h - memory objects: allocation, pinning and release through the device's pools.
+//
+// ROCclr's amd::Memory / roc::Memory role: every allocation the runtime hands
+// out is made here (hsa_amd_memory_pool_allocate on the pool its kind needs,
+// made accessible to the GPU and the CPU) and recorded in the MemoryRegistry,
+// so copies, fills and pointer queries find it by address.
+#pragma once
+
+#include <hsa/hsa.h>
+
+#include <cstddef>
+#include <optional>
+
+#include "clr/memory_registry.h"
+
+namespace rocref::clr {
+
+class Device;
+
+// Allocates `size` (> 0) bytes of `kind` (Device, Host or Managed) memory.
+// HSA_STATUS_ERROR_OUT_OF_RESOURCES when the pool cannot hold it.
+hsa_status_t create_memory(Device& device, MemoryKind kind, size_t size, unsigned flags, size_t pitch, void** base);
+// Pins program-owned host memory [base, base + size) (kind Registered).
+// HSA_STATUS_ERROR_INVALID_ARGUMENT when any of it is already known to the registry.
+hsa_status_t register_host_memory(void* base, size_t size, unsigned flags);
+// Releases the allocation that starts at `base`; its record, or nullopt when
+// `base` starts none (then nothing changes).
+std::optional<Allocation> release_memory(void* base);
+// Bytes of device memory allocated and not yet released.
+size_t device_bytes_in_use();
+
+}  // namespace rocref::clr

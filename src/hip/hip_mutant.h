@@ -1,0 +1,26 @@
+// hip/hip_mutant.h - planted bugs in the HIP runtime that the conformance suite must catch.
+//
+// Compiled in only for the test-only rocref_hip_mutable library
+// (ROCREF_HIP_MUTANTS), where the environment variable ROCREF_HIP_MUTANT
+// names the one that is on; elsewhere hip_mutant_active() is a constant false.
+#pragma once
+
+#include <cstdint>
+
+namespace rocref::hip {
+
+enum class HipMutant : uint32_t {
+  IgnoreLaunchBounds,     // HIP-LNC-5: a launch above __launch_bounds__ goes ahead
+  GraphReversedOrder,     // HIP-GRAPH-1: an executable graph runs its nodes in reverse topological order
+  PitchIgnored,           // HIP-MEM-10: 2D/3D copies treat rows as contiguous
+  SymbolRangeUnchecked,   // HIP-SYM-1: a symbol copy may run past the variable's end
+  kCount
+};
+
+#ifdef ROCREF_HIP_MUTANTS
+bool hip_mutant_active(HipMutant m) noexcept;
+#else
+constexpr bool hip_mutant_active(HipMutant) noexcept { return false; }
+#endif
+
+}  // namespace rocref::hip

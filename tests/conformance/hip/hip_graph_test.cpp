@@ -1,0 +1,136 @@
+// tests/conformance/hip/hip_graph_test.cpp - graphs: build, instantiate, launch, update, clone (HIP-GRAPH-1, HIP-GRAPH-2).
+#include <cstdint>
+#include <vector>
+
+#include "hip_suite.h"
+
+namespace hip_suite {
+namespace {
+
+__global__ void scale(int* data, int factor) { data[threadIdx.x] *= factor; }
+
+void append(void* data) {
+  auto* log = static_cast<std::vector<int>*>(data);
+  log->push_back(1);
+}
+
+TEST(HipGraph, HIP_GRAPH_1_NodesRunAfterTheirDependencies) {
+  HIP_CLAUSE("HIP-GRAPH-1");
+  int* d = nullptr;
+  ASSERT_HIP_OK(hipMalloc(reinterpret_cast<void**>(&d), 64 * sizeof(int)));
+  std::vector<int> host(64, 3), back(64, 0);
+  hipGraph_t graph;
+  ASSERT_HIP_OK(hipGraphCreate(&graph, 0));
+  hipGraphNode_t upload, kernel, download, done;
+  ASSERT_HIP_OK(hipGraphAddMemcpyNode1D(&upload, graph, nullptr, 0, d, host.data(), 64 * sizeof(int),
+                                        hipMemcpyHostToDevice));
+  int factor = 7;
+  void* args[] = {&d, &factor};
+  // rocref learns a host-compiled kernel's parameters from a typed call (HIP-LNC-4).
+  hipFuncAttributes attr;
+  ASSERT_HIP_OK(hipFuncGetAttributes(&attr, HIP_SUITE_KERNEL(scale)));
+  hipKernelNodeParams k = {};
+  k.func = reinterpret_cast<void*>(&scale);
+  k.gridDim = dim3(1);
+  k.blockDim = dim3(64);
+  k.kernelParams = args;
+  ASSERT_HIP_OK(hipGraphAddKernelNode(&kernel, graph, &upload, 1, &k));
+  factor = 100;  // the node keeps its own copy of the arguments
+  ASSERT_HIP_OK(hipGraphAddMemcpyNode1D(&download, graph, &kernel, 1, back.data(), d, 64 * sizeof(int),
+                                        hipMemcpyDeviceToHost));
+  std::vector<int> log;
+  hipHostNodeParams h = {append, &log};
+  ASSERT_HIP_OK(hipGraphAddHostNode(&done, graph, &download, 1, &h));
+  size_t count = 0;
+  ASSERT_HIP_OK(hipGraphGetNodes(graph, nullptr, &count));
+  EXPECT_EQ(count, 4u);
+  ASSERT_HIP_OK(hipGraphGetRootNodes(graph, nullptr, &count));
+  EXPECT_EQ(count, 1u);
+  ASSERT_HIP_OK(hipGraphGetEdges(graph, nullptr, nullptr, &count));
+  EXPECT_EQ(count, 3u);
+  hipGraphNodeType type;
+  ASSERT_HIP_OK(hipGraphNodeGetType(kernel, &type));
+  EXPECT_EQ(type, hipGraphNodeTypeKernel);
+  hipGraphExec_t exec;
+  ASSERT_HIP_OK(hipGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
+  hipStream_t s;
+  ASSERT_HIP_OK(hipStreamCreate(&s));
+  ASSERT_HIP_OK(hipGraphLaunch(exec, s));
+  ASSERT_HIP_OK(hipStreamSynchronize(s));
+  EXPECT_EQ(back, std::vector<int>(64, 21));
+  EXPECT_EQ(log.size(), 1u);
+  ASSERT_HIP_OK(hipGraphLaunch(exec, s));  // launchable again
+  ASSERT_HIP_OK(hipStreamSynchronize(s));
+  EXPECT_EQ(log.size(), 2u);
+  ASSERT_HIP_OK(hipGraphExecDestroy(exec));
+  ASSERT_HIP_OK(hipGraphDestroy(graph));
+  ASSERT_HIP_OK(hipStreamDestroy(s));
+  ASSERT_HIP_OK(hipFree(d));
+}
+
+TEST(HipGraph, HIP_GRAPH_1_CyclesAndBadEdgesAreRejected) {
+  HIP_CLAUSE("HIP-GRAPH-1");
+  hipGraph_t graph;
+  ASSERT_HIP_OK(hipGraphCreate(&graph, 0));
+  hipGraphNode_t a, b;
+  ASSERT_HIP_OK(hipGraphAddEmptyNode(&a, graph, nullptr, 0));
+  ASSERT_HIP_OK(hipGraphAddEmptyNode(&b, graph, &a, 1));
+  EXPECT_HIP(hipErrorInvalidValue, hipGraphAddDependencies(graph, &a, &b, 1));  // already an edge
+  ASSERT_HIP_OK(hipGraphRemoveDependencies(graph, &a, &b, 1));
+  size_t count = 7;
+  ASSERT_HIP_OK(hipGraphNodeGetDependencies(b, nullptr, &count));
+  EXPECT_EQ(count, 0u);
+  EXPECT_HIP(hipErrorInvalidValue, hipGraphCreate(nullptr, 0));
+  EXPECT_HIP(hipErrorInvalidValue, hipGraphAddEmptyNode(nullptr, graph, nullptr, 0));
+  ASSERT_HIP_OK(hipGraphDestroy(graph));
+  hipGetLastError();
+}
+
+TEST(HipGraph, HIP_GRAPH_2_ExecUpdateAndClone) {
+  HIP_CLAUSE("HIP-GRAPH-2");
+  void* d = nullptr;
+  ASSERT_HIP_OK(hipMalloc(&d, 256));
+  hipGraph_t graph;
+  ASSERT_HIP_OK(hipGraphCreate(&graph, 0));
+  hipMemsetParams m = {};
+  m.dst = d;
+  m.elementSize = 1;
+  m.width = 256;
+  m.height = 1;
+  m.value = 0x11;
+  hipGraphNode_t set;
+  ASSERT_HIP_OK(hipGraphAddMemsetNode(&set, graph, nullptr, 0, &m));
+  hipGraphExec_t exec;
+  ASSERT_HIP_OK(hipGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
+  m.value = 0x22;
+  ASSERT_HIP_OK(hipGraphExecMemsetNodeSetParams(exec, set, &m));
+  ASSERT_HIP_OK(hipGraphLaunch(exec, nullptr));
+  ASSERT_HIP_OK(hipStreamSynchronize(nullptr));
+  uint8_t back[256];
+  ASSERT_HIP_OK(hipMemcpy(back, d, 256, hipMemcpyDeviceToHost));
+  for (uint8_t v : back) ASSERT_EQ(v, 0x22);
+  // The graph itself kept its own parameters.
+  hipMemsetParams kept = {};
+  ASSERT_HIP_OK(hipGraphMemsetNodeGetParams(set, &kept));
+  EXPECT_EQ(kept.value, 0x11u);
+  hipGraph_t copy;
+  ASSERT_HIP_OK(hipGraphClone(&copy, graph));
+  hipGraphNode_t cloned;
+  ASSERT_HIP_OK(hipGraphNodeFindInClone(&cloned, set, copy));
+  EXPECT_NE(cloned, set);
+  // A graph with another topology cannot update the executable graph.
+  hipGraphNode_t extra;
+  ASSERT_HIP_OK(hipGraphAddEmptyNode(&extra, copy, &cloned, 1));
+  hipGraphNode_t error_node = nullptr;
+  hipGraphExecUpdateResult why = hipGraphExecUpdateSuccess;
+  EXPECT_HIP(hipErrorGraphExecUpdateFailure, hipGraphExecUpdate(exec, copy, &error_node, &why));
+  EXPECT_EQ(why, hipGraphExecUpdateErrorTopologyChanged);
+  ASSERT_HIP_OK(hipGraphExecDestroy(exec));
+  ASSERT_HIP_OK(hipGraphDestroy(copy));
+  ASSERT_HIP_OK(hipGraphDestroy(graph));
+  ASSERT_HIP_OK(hipFree(d));
+  hipGetLastError();
+}
+
+}  // namespace
+}  // namespace hip_suite
