@@ -75,6 +75,15 @@ std::vector<NamedFact> auxiliary_invariants(const AqlEncoding& enc, const SymSta
   }
   f.push_back({"signal-counts-completions", signal});
 
+  // AQL-BAR-4: an in-flight entry is a BARRIER_VALUE exactly when its packet is one; the
+  // dependency signal only goes from 1 to 0.
+  z3::expr kinds = z3::ule(s.dependency, bv(1));
+  for (uint32_t j = 0; j < enc.capacity(); ++j) {
+    kinds = kinds && z3::implies(z3::ult(bv(j, 8), s.in_flight_count),
+                                 s.in_flight[j].barrier_packet == is_barrier_value(s.in_flight[j].id));
+  }
+  f.push_back({"barrier-value-in-flight", kinds});
+
   // Owned ids: distinct, reserved, and (for writers) inside [read_index, read_index + size).
   for (size_t i = 0; i < s.producers.size(); ++i) {
     const SymProducer& p = s.producers[i];

@@ -80,6 +80,15 @@ TEST(AqlMutant, BarrierOrNeedsAllIsCaught) {
   expect_caught(Mutant::BarrierOrNeedsAll, &property_barrier_or, {"AQL-BAR-3"});
 }
 
+TEST(AqlMutant, BarrierValueIgnoresConditionIsCaught) {
+  expect_caught(Mutant::BarrierValueIgnoresCondition, &property_barrier_value, {"AQL-BAR-4"});
+}
+
+// The launch guard's barrier-packet rule (aql::may_launch) covers every barrier packet kind.
+TEST(AqlMutant, BarrierPacketDoesNotBlockIsCaught) {
+  expect_caught(Mutant::BarrierPacketDoesNotBlock, &property_barrier_and, {"AQL-BAR-2"});
+}
+
 TEST(AqlMutant, CasWakesOnFailureIsCaught) {
   expect_caught(Mutant::CasWakesOnFailure, &property_failed_cas, {"AQL-SIG-5"});
 }
@@ -128,7 +137,8 @@ TEST(AqlMutant, EveryMutantHasACheck) {
       Mutant::RelaxedHeaderStore,  Mutant::DoorbellBeforeHeader,     Mutant::HeaderResetAfterReadIndex,
       Mutant::SkipFullCheck,       Mutant::NonAtomicSignalDecrement, Mutant::VendorTypeAcceptedAsValid,
       Mutant::DoorbellOverAdvance, Mutant::CasWakesOnFailure,        Mutant::IgnoreBarrierBit,
-      Mutant::BarrierOrNeedsAll,   Mutant::InvalidHeaderConsumed};
+      Mutant::BarrierOrNeedsAll,   Mutant::InvalidHeaderConsumed,    Mutant::BarrierPacketDoesNotBlock,
+      Mutant::BarrierValueIgnoresCondition};
   for (uint32_t m = 0; m < static_cast<uint32_t>(Mutant::kCount); ++m) {
     EXPECT_TRUE(checked.count(static_cast<Mutant>(m))) << mutant_name(static_cast<Mutant>(m)) << " has no check";
   }
