@@ -74,8 +74,8 @@ hsa_status_t VirtualGpu::submit(const void* packet, const char* what, Pending pe
   // of common/aql_protocol.h (AQL-SRC-1).
   auto full = [&] {
     const uint64_t read = hsa_queue_load_read_index_scacquire(queue_);
-    const uint64_t last = clr_mutant_active(ClrMutant::FullRingOffByOne) ? id - 1 : id;
-    return !aql::room_for(aql::ConcreteDomain{}, read, last, uint64_t{queue_->size});
+    const uint64_t slots = clr_mutant_active(ClrMutant::FullRingOffByOne) ? queue_->size + 1ull : queue_->size;
+    return !aql::room_for(aql::ConcreteDomain{}, read, id, slots);
   };
   while (full()) {
     if (hsa_status_t e = error(); e != HSA_STATUS_SUCCESS) {

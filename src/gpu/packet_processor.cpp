@@ -252,6 +252,10 @@ struct PacketProcessor::Impl {
 
   ProcessorStep try_launch() {
     if (error.load(std::memory_order_relaxed) || inactive.load(std::memory_order_relaxed)) return {};
+    // AQL-BAR-2..4: a launched barrier packet holds back later ones (aql::may_launch, the
+    // guard the proofs check), before the adversary is asked about the doorbell.
+    const bool blocked = blocked_by_barrier_packet();
+    if (blocked && !aql::may_launch(aql::ConcreteDomain{}, false, false, true, blocked)) return {};
     if (adv && !adv->rung(read)) return {};      // AQL-ADV-2: only packets a delivered doorbell covers
     const uint64_t va = slot_va(read);
     auto* slot = static_cast<uint8_t*>(binding.memory->translate(va, aql::kPacketBytes, Access::ReadWrite));
@@ -270,7 +274,7 @@ struct PacketProcessor::Impl {
     // common/aql_protocol.h, the one the proofs check.
     const bool header_invalid = aql::header_type(header) == HSA_PACKET_TYPE_INVALID;
     if (!aql::may_launch(aql::ConcreteDomain{}, header_invalid, aql::header_barrier(header), in_flight.empty(),
-                         blocked_by_barrier_packet())) {
+                         blocked)) {
       if (header_invalid && adv) adv->fetched_invalid();
       return {};
     }
