@@ -286,5 +286,70 @@ TEST_F(AqlTest, KFD_Q_6_SdmaQueueRunsFenceAndTrap) {
   kfdport::munmap(page, 8192);
 }
 
+// An SDMA queue as ROCR's BlitSdma makes one: ring, read and write pointers in USERPTR memory.
+struct SdmaQueue {
+  KfdProcess::Buffer mem;  // [0, 4K) ring, [4K) rptr, [4K + 64) wptr, [8K, 16K) data
+  uint32_t* ring = nullptr;
+  uint64_t* doorbell = nullptr;
+  uint8_t* page = nullptr;
+  kfd_ioctl_create_queue_args args{};
+  uint64_t wptr = 0;
+
+  int create(const KfdProcess& p) {
+    mem = p.userptr(4 * kPage);
+    if (!mem.handle) return -ENOMEM;
+    ring = static_cast<uint32_t*>(mem.cpu);
+    args.ring_base_address = mem.va;
+    args.ring_size = 4096;
+    args.read_pointer_address = mem.va + kPage;
+    args.write_pointer_address = mem.va + kPage + 64;
+    args.gpu_id = p.gpu_id;
+    args.queue_type = KFD_IOC_QUEUE_TYPE_SDMA;
+    args.queue_percentage = 100;
+    if (const int r = p.io(AMDKFD_IOC_CREATE_QUEUE, &args)) return r;
+    int err = 0;
+    page = static_cast<uint8_t*>(kfdport::mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, p.fd,
+                                               static_cast<off_t>(args.doorbell_offset & ~uint64_t{8191}), &err));
+    if (!page) return err;
+    doorbell = reinterpret_cast<uint64_t*>(page + (args.doorbell_offset & 8191));
+    return 0;
+  }
+  void submit(std::initializer_list<uint32_t> dws) {
+    for (uint32_t d : dws) {
+      ring[(wptr / 4) % 1024] = d;
+      wptr += 4;
+    }
+    std::atomic_ref<uint64_t>(*doorbell).store(wptr, std::memory_order_release);  // byte write pointer
+  }
+  void destroy(const KfdProcess& p) {
+    kfd_ioctl_destroy_queue_args d{args.queue_id, 0};
+    EXPECT_EQ(p.io(AMDKFD_IOC_DESTROY_QUEUE, &d), 0);
+    if (page) kfdport::munmap(page, 8192);
+  }
+};
+
+uint32_t lo32(uint64_t v) { return static_cast<uint32_t>(v); }
+uint32_t hi32(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
+
+// KFD-FAULT-3: an SDMA queue's GPU page fault raises the memory event as an AQL queue's does.
+TEST_F(AqlTest, KFD_FAULT_3_SdmaPageFaultRaisesTheMemoryEvent) {
+  kfd_ioctl_create_event_args mem{};
+  ASSERT_EQ(create_event(proc, KFD_IOC_EVENT_MEMORY, false, &mem), 0);
+  SdmaQueue q;
+  ASSERT_EQ(q.create(proc), 0);
+  const uint64_t hole = reserve_va(kPage);  // never given to the GPU
+  const uint64_t dst = q.mem.va + 2 * kPage;
+  q.submit({1, 63, 0, lo32(hole), hi32(hole), lo32(dst), hi32(dst)});  // COPY_LINEAR 64 bytes from the hole
+  std::vector<kfd_event_data> d(1);
+  d[0].event_id = mem.event_id;
+  uint32_t result = 0;
+  ASSERT_EQ(wait_events(proc, d, false, 10000, &result), 0);
+  ASSERT_EQ(result, uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  EXPECT_EQ(d[0].memory_exception_data.va, hole);
+  EXPECT_EQ(d[0].memory_exception_data.failure.NotPresent, 1u);
+  EXPECT_EQ(d[0].memory_exception_data.gpu_id, proc.gpu_id);
+  q.destroy(proc);
+}
+
 }  // namespace
 }  // namespace kfdconf
