@@ -23,6 +23,8 @@ void HwScheduler::remove(HwQueue* q) {
   mapped_.erase(std::remove(mapped_.begin(), mapped_.end(), q), mapped_.end());
 }
 
+void HwScheduler::quiesce() { std::lock_guard<std::mutex> lock(mu_); }
+
 std::vector<HwQueue*> HwScheduler::mapped() const {
   std::lock_guard<std::mutex> lock(mu_);
   return mapped_;

@@ -19,6 +19,7 @@
 #include "kfd/host_arena.h"
 #include "kfd/kfd_abi.h"
 #include "kfd/sdma_hw_queue.h"
+#include "kfd/userptr_pin.h"
 
 namespace rocref::kfd {
 
@@ -36,6 +37,7 @@ struct BufferObject {
   uint8_t* host = nullptr;   // the host pages backing the buffer (what PTEs point at)
   uint64_t mmap_offset = 0;  // render-node offset (VRAM, GTT) or /dev/kfd offset (doorbell, MMIO)
   bool mapped = false;       // mapped to the (one) GPU
+  std::shared_ptr<UserptrPin> pin;  // USERPTR: the pinned pages (host points into its view)
 };
 
 // The memory queue descriptor the driver builds for the scheduler (v9_mqd's essentials).

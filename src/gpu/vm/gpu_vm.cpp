@@ -29,13 +29,41 @@ int GpuVm::map(uint64_t va, uint64_t host, uint64_t size, uint64_t flags) {
   return table_.map(va, host, npages, flags & ~kPteValid);
 }
 
+int GpuVm::map_userptr(uint64_t va, uint64_t host, uint64_t size, uint64_t flags, uint64_t user,
+                       UserPresence present) {
+  const int err = map(va, host, size, flags);
+  if (err != 0 || present == nullptr) return err;
+  std::lock_guard<std::mutex> lock(mu_);
+  userptr_[va] = UserRange{va + (((size + kPageSize - 1) >> kPageShift) << kPageShift), user, present, false};
+  return 0;
+}
+
 int GpuVm::unmap(uint64_t va, uint64_t size) {
   if (size == 0 || size > kVaLimit) return -EINVAL;
   const uint64_t npages = (size + kPageSize - 1) >> kPageShift;
   ROCREF_TRACE_EVENT(trace::Layer::Gpu, "GPUVM: page-table unmap",
                      "va=0x" + to_hex(va) + " pages=" + std::to_string(npages));
   std::lock_guard<std::mutex> lock(mu_);
-  return table_.unmap(va, npages);
+  const int err = table_.unmap(va, npages);
+  if (err == 0) userptr_.erase(userptr_.lower_bound(va), userptr_.lower_bound(va + (npages << kPageShift)));
+  return err;
+}
+
+// VM-USERPTR-1: the MMU notifier, asked at use. Called with mu_ held for a valid system page.
+bool GpuVm::userptr_evicted(uint64_t page, uint64_t access_end, uint64_t* checked_end) noexcept {
+  *checked_end = page + kPageSize;
+  auto it = userptr_.upper_bound(page);
+  if (it == userptr_.begin()) return false;
+  --it;
+  UserRange& r = it->second;
+  if (page >= r.end) return false;
+  *checked_end = access_end < r.end ? access_end : r.end;
+  if (vm_mutant_active(VmMutant::UserptrEvictionIgnored)) return false;
+  if (r.evicted) return true;
+  // The part of this access inside the buffer, in the application's addresses.
+  const uint64_t end = access_end < r.end ? access_end : r.end;
+  if (!r.present(r.user + (page - it->first), end - page)) r.evicted = true;
+  return r.evicted;
 }
 
 void GpuVm::invalidate_tlb() noexcept {
@@ -59,6 +87,7 @@ void* GpuVm::resolve(uint64_t va, size_t size, Access access, bool use_tlb, VmFa
   }
   const unsigned need = static_cast<unsigned>(access);
   uint64_t first_host = 0;
+  uint64_t userptr_checked = 0;  // one presence check per buffer per access
   for (uint64_t page = page_of(va); page <= page_of(va + len - 1); page += kPageSize) {
     uint64_t pte = use_tlb ? tlb_.lookup(page) : 0;
     if (pte == 0) {
@@ -81,6 +110,10 @@ void* GpuVm::resolve(uint64_t va, size_t size, Access access, bool use_tlb, VmFa
     }
     if (check && (need & static_cast<unsigned>(Access::Execute)) && !(pte & kPteExecutable)) {
       fault->no_execute = true;
+      return nullptr;
+    }
+    if ((pte & kPteSystem) && !userptr_.empty() && page >= userptr_checked && userptr_evicted(page, va + len, &userptr_checked)) {
+      fault->not_present = true;  // the buffer was evicted: its pages went away
       return nullptr;
     }
     const uint64_t host = pte_address(pte);

@@ -14,6 +14,7 @@ enum class VmMutant : uint32_t {
   EmptyTablesKept,        // VM-PT-3: empty page-table pages never freed
   PermissionIgnored,      // VM-PERM-1: write to a read-only page allowed
   UnmapLeavesLastPage,    // VM-MAP-3: unmap of n pages clears only n-1
+  UserptrEvictionIgnored, // VM-USERPTR-1: a USERPTR buffer whose pages went away still translates
   kCount
 };
 

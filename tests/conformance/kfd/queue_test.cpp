@@ -351,5 +351,39 @@ TEST_F(AqlTest, KFD_FAULT_3_SdmaPageFaultRaisesTheMemoryEvent) {
   q.destroy(proc);
 }
 
+// KFD-MEM-10: the application unmaps a USERPTR buffer the GPU used; the next GPU access is a
+// VM fault delivered as the memory event (amdkfd evicts the buffer), never a host crash.
+TEST_F(AqlTest, KFD_MEM_10_UnmappedUserPagesFaultTheNextGpuAccess) {
+  kfd_ioctl_create_event_args mem{};
+  ASSERT_EQ(create_event(proc, KFD_IOC_EVENT_MEMORY, false, &mem), 0);
+  SdmaQueue q;
+  ASSERT_EQ(q.create(proc), 0);
+  auto user = proc.userptr(2 * kPage);
+  ASSERT_NE(user.handle, 0u);
+  std::memset(user.cpu, 0x5a, 2 * kPage);
+  const uint64_t dst = q.mem.va + 2 * kPage;
+  auto* fence = reinterpret_cast<uint32_t*>(q.mem.va + 3 * kPage);
+  // COPY_LINEAR 64 bytes user -> dst, then FENCE 1: the GPU used the buffer.
+  q.submit({1, 63, 0, lo32(user.va + kPage), hi32(user.va + kPage), lo32(dst), hi32(dst), 5,
+            lo32(q.mem.va + 3 * kPage), hi32(q.mem.va + 3 * kPage), 1});
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::atomic_ref<uint32_t>(*fence).load() != 1 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_EQ(std::atomic_ref<uint32_t>(*fence).load(), 1u);
+  EXPECT_EQ(static_cast<uint8_t*>(q.mem.cpu)[2 * kPage], 0x5a);
+  ASSERT_EQ(::munmap(user.cpu, 2 * kPage), 0);  // the MMU notifier's event
+  q.submit({1, 63, 0, lo32(user.va + kPage), hi32(user.va + kPage), lo32(dst), hi32(dst)});
+  std::vector<kfd_event_data> d(1);
+  d[0].event_id = mem.event_id;
+  uint32_t result = 0;
+  ASSERT_EQ(wait_events(proc, d, false, 10000, &result), 0);
+  ASSERT_EQ(result, uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  EXPECT_EQ(d[0].memory_exception_data.va, user.va + kPage);
+  EXPECT_EQ(d[0].memory_exception_data.failure.NotPresent, 1u);
+  q.destroy(proc);
+  EXPECT_EQ(proc.unmap(user.handle), 0);
+  EXPECT_EQ(proc.free(user.handle), 0);
+}
+
 }  // namespace
 }  // namespace kfdconf
