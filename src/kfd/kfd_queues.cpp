@@ -26,6 +26,13 @@ constexpr uint32_t kMaxQueuesPerProcess = 1024;  // KFD_MAX_NUM_OF_QUEUES_PER_PR
 
 bool access_ok(uint64_t addr, uint64_t size) { return addr <= kTaskSize && size <= kTaskSize - addr; }
 
+// KFD-Q-7: what the CP's registers can hold. CP_HQD_PQ_BASE (and SDMA's RB_BASE) take the ring
+// address >> 8; the read and write pointers are 64-bit words the CP (and the GPU model)
+// accesses atomically, so they must be naturally aligned. Anything else is -EINVAL here
+// rather than a silently truncated address or a split atomic later.
+constexpr uint64_t kRingBaseAlign = 256;
+constexpr uint64_t kPointerAlign = 8;
+
 bool queue_active(uint64_t base, uint32_t size, uint32_t percent) { return size > 0 && base != 0 && percent > 0; }
 
 uint32_t pq_control(uint32_t ring_bytes) {
@@ -55,6 +62,9 @@ int kfd_ioctl_create_queue(IoctlCall& c) {
   if (args->ring_size != 0 && !std::has_single_bit(args->ring_size)) return -EINVAL;
   if (!access_ok(args->read_pointer_address, sizeof(uint32_t))) return -EFAULT;
   if (!access_ok(args->write_pointer_address, sizeof(uint32_t))) return -EFAULT;
+  if (args->ring_base_address % kRingBaseAlign != 0) return -EINVAL;  // KFD-Q-7
+  if (args->read_pointer_address % kPointerAlign != 0 || args->write_pointer_address % kPointerAlign != 0)
+    return -EINVAL;
   if (args->eop_buffer_address && !access_ok(args->eop_buffer_address, sizeof(uint32_t))) return -EFAULT;
   if (args->ctx_save_restore_address && !access_ok(args->ctx_save_restore_address, sizeof(uint32_t)))
     return -EFAULT;
@@ -95,7 +105,8 @@ int kfd_ioctl_create_queue(IoctlCall& c) {
   if (type == KFD_IOC_QUEUE_TYPE_COMPUTE_AQL) {
     // KFD-Q-3: ROCR's amd_queue_t ends at its write_dispatch_id, which is the write pointer.
     const uint64_t amd_queue_va = args->write_pointer_address - offsetof(amd_queue_t, write_dispatch_id);
-    q.hw = std::make_unique<AqlHwQueue>(p.pasid, p.vm.get(), &d.ih, amd_queue_va, args->queue_priority, active);
+    q.hw = std::make_unique<AqlHwQueue>(p.pasid, p.vm.get(), &d.ih, amd_queue_va, args->ring_base_address,
+                                        args->ring_size, args->read_pointer_address, args->queue_priority, active);
   }
   if (type == KFD_IOC_QUEUE_TYPE_SDMA || type == KFD_IOC_QUEUE_TYPE_SDMA_XGMI) {
     // SDMA-RING-2: the doorbell slot carries the ring's byte write pointer.
@@ -130,6 +141,7 @@ int kfd_ioctl_update_queue(IoctlCall& c) {
   if (args->queue_priority > KFD_MAX_QUEUE_PRIORITY) return -EINVAL;
   if (args->ring_base_address && !access_ok(args->ring_base_address, sizeof(uint64_t))) return -EFAULT;
   if (args->ring_size != 0 && !std::has_single_bit(args->ring_size)) return -EINVAL;
+  if (args->ring_base_address % kRingBaseAlign != 0) return -EINVAL;  // KFD-Q-7
   auto it = c.p.queues.find(args->queue_id);
   if (it == c.p.queues.end()) return -EFAULT;  // pqm_update_queue: "No queue %d exists"
   UserQueue& q = it->second;

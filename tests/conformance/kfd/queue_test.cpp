@@ -21,8 +21,8 @@ kfd_ioctl_create_queue_args valid_args(const KfdProcess& p, uint64_t* words) {
 }
 
 TEST_F(KfdTest, KFD_Q_1_CreateQueueArgumentChecks) {
-  std::vector<uint64_t> words(1024);
-  auto a = valid_args(proc, words.data());
+  alignas(4096) static uint64_t words[1024];
+  auto a = valid_args(proc, words);
   auto bad = a;
   bad.gpu_id = proc.gpu_id + 1;
   EXPECT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &bad), -EINVAL) << "bad gpu_id";
@@ -41,6 +41,20 @@ TEST_F(KfdTest, KFD_Q_1_CreateQueueArgumentChecks) {
   bad = a;
   bad.write_pointer_address = uint64_t{1} << 60;
   EXPECT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &bad), -EFAULT) << "kernel address";
+  // KFD-Q-7: the CP's register granularity: ring base >> 8, 64-bit read and write pointers.
+  bad = a;
+  bad.ring_base_address += 64;
+  EXPECT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &bad), -EINVAL) << "ring base not 256-byte aligned";
+  bad = a;
+  bad.write_pointer_address += 4;
+  EXPECT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &bad), -EINVAL) << "misaligned write pointer";
+  bad = a;
+  bad.read_pointer_address += 2;
+  EXPECT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &bad), -EINVAL) << "misaligned read pointer";
+  bad = a;
+  bad.queue_type = KFD_IOC_QUEUE_TYPE_COMPUTE_AQL;
+  bad.write_pointer_address += 1;
+  EXPECT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &bad), -EINVAL) << "misaligned AQL write pointer";
   KfdProcess unbound;
   ASSERT_EQ(unbound.open(false), 0);
   EXPECT_EQ(unbound.io(AMDKFD_IOC_CREATE_QUEUE, &a), -ESRCH) << "no VM acquired";
@@ -52,11 +66,11 @@ TEST_F(KfdTest, KFD_Q_1_CreateQueueArgumentChecks) {
 }
 
 TEST_F(KfdTest, KFD_Q_2_DoorbellOffsetsAreDistinctSlotsOfOnePage) {
-  std::vector<uint64_t> words(1024);
+  alignas(4096) static uint64_t words[1024];
   std::vector<uint64_t> offsets;
   std::vector<uint32_t> ids;
   for (int i = 0; i < 4; ++i) {
-    auto a = valid_args(proc, words.data());
+    auto a = valid_args(proc, words);
     ASSERT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &a), 0);
     offsets.push_back(a.doorbell_offset);
     ids.push_back(a.queue_id);
@@ -75,8 +89,8 @@ TEST_F(KfdTest, KFD_Q_2_DoorbellOffsetsAreDistinctSlotsOfOnePage) {
 }
 
 TEST_F(KfdTest, KFD_Q_4_UpdateQueueAndCuMask) {
-  std::vector<uint64_t> words(1024);
-  auto a = valid_args(proc, words.data());
+  alignas(4096) static uint64_t words[1024];
+  auto a = valid_args(proc, words);
   ASSERT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &a), 0);
   kfd_ioctl_update_queue_args u{a.ring_base_address, a.queue_id, 4096, 50, 3};
   EXPECT_EQ(io(AMDKFD_IOC_UPDATE_QUEUE, &u), 0);
@@ -206,8 +220,8 @@ TEST_F(AqlTest, KFD_Q_5_QueueInUnmappedMemoryFaultsWhenScheduled) {
   kfd_ioctl_create_event_args mem{};
   ASSERT_EQ(create_event(proc, KFD_IOC_EVENT_MEMORY, false, &mem), 0);
   // amd_queue_t and ring in host memory that was never registered with the GPU.
-  std::vector<uint64_t> words(2048);
-  auto* q = reinterpret_cast<amd_queue_t*>(words.data());
+  alignas(4096) static uint64_t words[2048];
+  auto* q = reinterpret_cast<amd_queue_t*>(words);
   kfd_ioctl_create_queue_args a{};
   a.ring_base_address = reinterpret_cast<uintptr_t>(&words[1024]);
   a.ring_size = 4096;
@@ -383,6 +397,42 @@ TEST_F(AqlTest, KFD_MEM_10_UnmappedUserPagesFaultTheNextGpuAccess) {
   q.destroy(proc);
   EXPECT_EQ(proc.unmap(user.handle), 0);
   EXPECT_EQ(proc.free(user.handle), 0);
+}
+
+// KFD-Q-5, AQL-MEM-1: the application frees and unmaps an AQL queue's memory (amd_queue_t,
+// ring, signals) while the queue exists. The CP reaches queue memory through GPUVM at every
+// access, so the queue faults (memory event) instead of the model using a pointer it kept.
+TEST_F(AqlTest, KFD_Q_5_FreedQueueMemoryFaultsAndNeverCrashes) {
+  kfd_ioctl_create_event_args mem{};
+  ASSERT_EQ(create_event(proc, KFD_IOC_EVENT_MEMORY, false, &mem), 0);
+  AqlQueue bad, good;
+  ASSERT_EQ(bad.create(proc), 0);
+  uint64_t mailbox = 0;
+  const uint32_t ev = make_event(&mailbox);
+  arm(bad, 0, ev, mailbox);
+  bad.submit_barrier(0);
+  ASSERT_EQ(wait_one(ev), uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE)) << "the queue ran before its memory went away";
+  const uint64_t ring_page = reinterpret_cast<uintptr_t>(bad.ring) + 64;  // slot 1, the next one read
+  ASSERT_EQ(proc.unmap(bad.mem.handle), 0);
+  ASSERT_EQ(proc.free(bad.mem.handle), 0);
+  ASSERT_EQ(::munmap(bad.mem.cpu, bad.mem.size), 0);
+  // Keep the range unused, so the next queue cannot be given the same addresses.
+  ASSERT_NE(::mmap(bad.mem.cpu, bad.mem.size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0), MAP_FAILED);
+  // Another queue's work wakes the scheduler, which looks at every queue again.
+  ASSERT_EQ(good.create(proc), 0);
+  const uint32_t ev2 = make_event(&mailbox);
+  arm(good, 0, ev2, mailbox);
+  good.submit_barrier(0);
+  EXPECT_EQ(wait_one(ev2), uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE)) << "the other queue still runs";
+  std::vector<kfd_event_data> d(1);
+  d[0].event_id = mem.event_id;
+  uint32_t result = 0;
+  ASSERT_EQ(wait_events(proc, d, false, 10000, &result), 0);
+  EXPECT_EQ(result, uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  EXPECT_EQ(d[0].memory_exception_data.va, ring_page & ~(kPage - 1));
+  kfd_ioctl_destroy_queue_args del{bad.queue_id, 0};
+  EXPECT_EQ(io(AMDKFD_IOC_DESTROY_QUEUE, &del), 0);
+  ::munmap(bad.mem.cpu, bad.mem.size);
 }
 
 }  // namespace
