@@ -18,6 +18,7 @@
 #include "gpu/vm/gpu_vm.h"
 #include "kfd/host_arena.h"
 #include "kfd/kfd_abi.h"
+#include "kfd/pm4_hw_queue.h"
 #include "kfd/sdma_hw_queue.h"
 #include "kfd/userptr_pin.h"
 
@@ -67,6 +68,7 @@ struct UserQueue {
   Mqd mqd;
   std::unique_ptr<AqlHwQueue> hw;  // COMPUTE_AQL only; SDMA queues are kept for the SDMA engine
   std::unique_ptr<SdmaHwQueue> sdma;  // SDMA and SDMA_XGMI: the gpu/sdma engine
+  std::unique_ptr<Pm4HwQueue> pm4;    // COMPUTE: a PM4 ring on the gpu/pm4 queue (KFD-Q-9)
 };
 
 struct EventWaiter;

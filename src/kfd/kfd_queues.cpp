@@ -3,7 +3,7 @@
 // CREATE_QUEUE checks every argument before it changes anything (KFD-Q-1),
 // takes a doorbell of the process's page, builds the MQD and hands the queue
 // to the hardware scheduler (KFD-Q-2). COMPUTE_AQL queues run on the packet
-// processor; SDMA queues are accepted and kept for the SDMA engine.
+// processor, COMPUTE (PM4) queues on the PM4 queue, SDMA queues on the SDMA engine.
 #include <hsa/amd_hsa_queue.h>
 #include <linux/kfd_ioctl.h>
 
@@ -46,6 +46,7 @@ void DeviceState::destroy_queue_locked(Process& p, uint32_t id) {
   if (it == p.queues.end()) return;
   if (it->second.hw) hws.remove(it->second.hw.get());  // never stepped again after this returns
   if (it->second.sdma) sdma_hws.remove(it->second.sdma.get());
+  if (it->second.pm4) hws.remove(it->second.pm4.get());
   p.doorbell_used.reset(it->second.doorbell_index);
   p.queues.erase(it);
 }
@@ -115,13 +116,22 @@ int kfd_ioctl_create_queue(IoctlCall& c) {
                              reinterpret_cast<const uint64_t*>(p.doorbells->at(uint64_t{db} * sizeof(uint64_t)))};
     q.sdma = std::make_unique<SdmaHwQueue>(p.pasid, p.vm.get(), &d.ih, where, args->queue_priority, active);
   }
+  if (type == KFD_IOC_QUEUE_TYPE_COMPUTE) {
+    // KFD-Q-9: a PM4 ring on the compute slots; its doorbell carries the write pointer in dwords.
+    q.pm4 = std::make_unique<Pm4HwQueue>(p.pasid, p.vm.get(), &d.ih, args->ring_base_address, args->ring_size,
+                                         args->read_pointer_address,
+                                         reinterpret_cast<const uint64_t*>(p.doorbells->at(uint64_t{db} * sizeof(uint64_t))),
+                                         args->queue_priority, active);
+  }
   p.doorbell_used.set(db);
   AqlHwQueue* hw = q.hw.get();
   SdmaHwQueue* sdma = q.sdma.get();
+  Pm4HwQueue* pm4 = q.pm4.get();
   p.queues.emplace(qid, std::move(q));
   if (hw) d.hws.add(hw);
+  if (pm4) d.hws.add(pm4);
   if (sdma) d.sdma_hws.add(sdma);
-  if (hw || sdma) d.engines.channel().notify();
+  if (hw || sdma || pm4) d.engines.channel().notify();
   args->queue_id = qid;
   // SOC15: the offset carries the doorbell's byte offset inside the process's 8 KiB page.
   args->doorbell_offset = kMmapTypeDoorbell | mmap_gpu_id(d.gpu_id()) | (uint64_t{db} * sizeof(uint64_t));
@@ -161,6 +171,12 @@ int kfd_ioctl_update_queue(IoctlCall& c) {
   if (q.hw) {
     q.hw->set_priority(args->queue_priority);
     q.hw->set_active(q.mqd.active);
+    c.dev.engines.channel().notify();
+  }
+  if (q.pm4) {  // KFD-Q-9: the new ring, and disabled by a null ring, size 0 or percentage 0
+    if (q.mqd.active) q.pm4->set_ring(args->ring_base_address, args->ring_size);
+    q.pm4->set_priority(args->queue_priority);
+    q.pm4->set_active(q.mqd.active);
     c.dev.engines.channel().notify();
   }
   return 0;

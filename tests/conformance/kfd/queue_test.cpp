@@ -435,5 +435,111 @@ TEST_F(AqlTest, KFD_Q_5_FreedQueueMemoryFaultsAndNeverCrashes) {
   ::munmap(bad.mem.cpu, bad.mem.size);
 }
 
+// A PM4 compute queue as libhsakmt and kfdtest make one: ring, 32-bit read pointer report and
+// 64-bit write pointer in USERPTR memory, the 64-bit doorbell carrying the write pointer in dwords.
+struct Pm4Queue {
+  static constexpr uint32_t kRingBytes = 1024;  // 256 dwords: a few rounds wrap it
+  KfdProcess::Buffer mem;                       // [0, 1K) ring, [4K) rptr, [4K + 64) wptr, [8K, 16K) data
+  uint32_t* ring = nullptr;
+  uint64_t* doorbell = nullptr;
+  uint8_t* page = nullptr;
+  kfd_ioctl_create_queue_args args{};
+  uint64_t wptr = 0;  // dwords
+
+  int create(const KfdProcess& p) {
+    mem = p.userptr(4 * kPage);
+    if (!mem.handle) return -ENOMEM;
+    ring = static_cast<uint32_t*>(mem.cpu);
+    args.ring_base_address = mem.va;
+    args.ring_size = kRingBytes;
+    args.read_pointer_address = mem.va + kPage;
+    args.write_pointer_address = mem.va + kPage + 64;
+    args.gpu_id = p.gpu_id;
+    args.queue_type = KFD_IOC_QUEUE_TYPE_COMPUTE;
+    args.queue_percentage = 100;
+    if (const int r = p.io(AMDKFD_IOC_CREATE_QUEUE, &args)) return r;
+    int err = 0;
+    page = static_cast<uint8_t*>(kfdport::mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, p.fd,
+                                               static_cast<off_t>(args.doorbell_offset & ~uint64_t{8191}), &err));
+    if (!page) return err;
+    doorbell = reinterpret_cast<uint64_t*>(page + (args.doorbell_offset & 8191));
+    return 0;
+  }
+  uint32_t* data(uint32_t i) const { return reinterpret_cast<uint32_t*>(static_cast<uint8_t*>(mem.cpu) + 2 * kPage) + i; }
+  uint32_t rptr() const {
+    return std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(static_cast<uint8_t*>(mem.cpu) + kPage)).load();
+  }
+  void put(std::initializer_list<uint32_t> dws) {
+    for (uint32_t d : dws) ring[(wptr++) % (kRingBytes / 4)] = d;
+  }
+  void ring_doorbell() {
+    std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(static_cast<uint8_t*>(mem.cpu) + kPage + 64)).store(wptr);
+    std::atomic_ref<uint64_t>(*doorbell).store(wptr, std::memory_order_release);
+  }
+  // PM4 type-3 header: count = dwords - 2, opcode.
+  static uint32_t header(uint32_t opcode, uint32_t dwords) { return (3u << 30) | ((dwords - 2) << 16) | (opcode << 8); }
+  void write_data(uint32_t* dst, uint32_t value) {
+    const uint64_t va = reinterpret_cast<uintptr_t>(dst);
+    put({header(0x37, 5), 5u << 8, lo32(va), hi32(va), value});  // WRITE_DATA, dst_sel memory
+  }
+  // RELEASE_MEM: the event id into its event slot (64-bit data), then the interrupt with the id.
+  void release_event(uint64_t mailbox, uint32_t event_id) {
+    put({header(0x49, 8), 0x7u << 8, (2u << 29) | (2u << 24), lo32(mailbox), hi32(mailbox), event_id, 0, event_id});
+  }
+  void destroy(const KfdProcess& p) {
+    kfd_ioctl_destroy_queue_args d{args.queue_id, 0};
+    EXPECT_EQ(p.io(AMDKFD_IOC_DESTROY_QUEUE, &d), 0);
+    if (page) kfdport::munmap(page, 8192);
+  }
+};
+
+// KFD-Q-9: a COMPUTE queue runs its PM4 packets; RELEASE_MEM fires the event; the read pointer
+// moves (a dword offset in the ring) and packets wrap past the ring end.
+TEST_F(AqlTest, KFD_Q_9_Pm4QueueRunsWrapsAndRaisesReleaseMemEvents) {
+  Pm4Queue q;
+  ASSERT_EQ(q.create(proc), 0);
+  uint64_t mailbox = 0;
+  const uint32_t ev = make_event(&mailbox);
+  for (uint32_t round = 0; round < 4; ++round) {  // 4 x (20 x 5 + 8) dwords: past the 256-dword ring end
+    for (uint32_t i = 0; i < 20; ++i) q.write_data(q.data(round * 20 + i), 1000 * round + i);
+    q.release_event(mailbox, ev);
+    q.ring_doorbell();
+    ASSERT_EQ(wait_one(ev), uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE)) << round;
+    for (uint32_t i = 0; i < 20; ++i) EXPECT_EQ(std::atomic_ref<uint32_t>(*q.data(round * 20 + i)).load(), 1000 * round + i);
+    EXPECT_EQ(q.rptr(), q.wptr % (Pm4Queue::kRingBytes / 4)) << "read pointer: dwords consumed modulo the ring";
+  }
+  q.destroy(proc);
+}
+
+// KFD-Q-9: UPDATE_QUEUE with percentage 0 (or a null ring) disables the queue; 100 enables it again.
+TEST_F(AqlTest, KFD_Q_9_Pm4QueueDisabledByUpdateQueueRunsNothing) {
+  Pm4Queue q;
+  ASSERT_EQ(q.create(proc), 0);
+  uint64_t mailbox = 0;
+  const uint32_t ev = make_event(&mailbox);
+  kfd_ioctl_update_queue_args u{q.args.ring_base_address, q.args.queue_id, q.args.ring_size, 0, 7};
+  ASSERT_EQ(io(AMDKFD_IOC_UPDATE_QUEUE, &u), 0);
+  q.write_data(q.data(0), 0x77);
+  q.release_event(mailbox, ev);
+  q.ring_doorbell();
+  // An AQL queue's packet completing shows the scheduler ran since; the PM4 queue did not.
+  AqlQueue aql;
+  ASSERT_EQ(aql.create(proc), 0);
+  uint64_t aql_mailbox = 0;
+  const uint32_t aql_ev = make_event(&aql_mailbox);
+  arm(aql, 0, aql_ev, aql_mailbox);
+  aql.submit_barrier(0);
+  ASSERT_EQ(wait_one(aql_ev), uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  EXPECT_EQ(std::atomic_ref<uint32_t>(*q.data(0)).load(), 0u) << "a disabled queue runs nothing";
+  EXPECT_EQ(q.rptr(), 0u);
+  u.queue_percentage = 100;
+  ASSERT_EQ(io(AMDKFD_IOC_UPDATE_QUEUE, &u), 0);
+  ASSERT_EQ(wait_one(ev), uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  EXPECT_EQ(std::atomic_ref<uint32_t>(*q.data(0)).load(), 0x77u);
+  kfd_ioctl_destroy_queue_args d{aql.queue_id, 0};
+  EXPECT_EQ(io(AMDKFD_IOC_DESTROY_QUEUE, &d), 0);
+  q.destroy(proc);
+}
+
 }  // namespace
 }  // namespace kfdconf
