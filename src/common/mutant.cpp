@@ -19,6 +19,8 @@ std::string_view mutant_name(Mutant m) noexcept {
     case Mutant::IgnoreBarrierBit: return "ignore-barrier-bit";
     case Mutant::BarrierOrNeedsAll: return "barrier-or-needs-all";
     case Mutant::InvalidHeaderConsumed: return "invalid-header-consumed";
+    case Mutant::MisalignedSignalUsed: return "misaligned-signal-used";
+    case Mutant::ReadIndexTranslatedOnce: return "read-index-translated-once";
     case Mutant::kCount: break;
   }
   return "unknown";

@@ -23,6 +23,8 @@ enum class Mutant : uint32_t {
   IgnoreBarrierBit,            // AQL-BAR-1: barrier bit not honoured
   BarrierOrNeedsAll,           // AQL-BAR-3: barrier-OR waits for every dependency
   InvalidHeaderConsumed,       // AQL-INV-1: INVALID slot consumed instead of waited on
+  MisalignedSignalUsed,        // AQL-SIG-6: a misaligned signal handle used with its low bits dropped
+  ReadIndexTranslatedOnce,     // AQL-MEM-1: the read index translated once and the pointer kept
   kCount
 };
 

@@ -117,6 +117,8 @@ struct PacketProcessor::Impl {
   QueueError detail;  // written once before `error` is released
   std::atomic<uint64_t> launched{0}, completed{0}, interrupts{0};
 
+  uint64_t* cached_read_index = nullptr;  // mutant ReadIndexTranslatedOnce only
+
   explicit Impl(QueueBinding b) : binding(std::move(b)) {}
 
   amd_queue_t* queue() const { return binding.queue; }
@@ -138,8 +140,11 @@ struct PacketProcessor::Impl {
   }
 
   amd_signal_t* signal_at(uint64_t handle, Access access) {
-    // AQL-SIG-6: a misaligned signal is a memory violation, never an atomic on it.
-    if (handle % alignof(amd_signal_t) != 0) return nullptr;
+    // AQL-SIG-6: a signal whose 64-bit words are misaligned is a memory violation, never an atomic on it.
+    if (handle % alignof(uint64_t) != 0) {
+      if (!mutant_active(Mutant::MisalignedSignalUsed)) return nullptr;
+      handle &= ~uint64_t{alignof(uint64_t) - 1};  // the planted bug: the low bits dropped, as a bus would
+    }
     return binding.memory->as<amd_signal_t>(handle, access);
   }
 
@@ -298,7 +303,9 @@ struct PacketProcessor::Impl {
       return;
     }
     // AQL-MEM-1: the read index is reached through translation at every store.
-    auto* index = binding.memory->as<uint64_t>(binding.read_index_va, Access::Write);
+    auto* index = mutant_active(Mutant::ReadIndexTranslatedOnce) && cached_read_index != nullptr
+                      ? cached_read_index
+                      : binding.memory->as<uint64_t>(binding.read_index_va, Access::Write);
     if (index == nullptr) {
       fail(PacketFault{kStatusApertureViolation, "AQL-MEM-1: read index " + hex(binding.read_index_va) + " is not mapped",
                        binding.read_index_va},
@@ -487,6 +494,7 @@ PacketProcessor::PacketProcessor(QueueBinding binding) : impl_(new Impl(std::mov
       return;
     }
     s.read = std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(index)).load(std::memory_order_acquire);
+    if (mutant_active(Mutant::ReadIndexTranslatedOnce)) s.cached_read_index = const_cast<uint64_t*>(index);
   } else {
     s.read = atomic_field(s.binding.queue->read_dispatch_id).load(std::memory_order_acquire);
   }

@@ -27,7 +27,7 @@ void report_queue_error(gpu::vm::GpuVm* vm, InterruptRing* ih, uint32_t pasid, u
                                                       sizeof(uint64_t), gpu::Access::Read));
   if (!handle) return;
   const uint64_t signal_va = std::atomic_ref<uint64_t>(*handle).load(std::memory_order_acquire);
-  if (signal_va == 0 || signal_va % alignof(amd_signal_t) != 0) return;  // AQL-SIG-6: no atomic on it
+  if (signal_va == 0 || signal_va % alignof(uint64_t) != 0) return;  // AQL-SIG-6: no atomic on it
   auto* s = static_cast<amd_signal_t*>(vm->translate(signal_va, sizeof(amd_signal_t), gpu::Access::ReadWrite));
   if (!s) return;
   std::atomic_ref<int64_t>(const_cast<int64_t&>(s->value)).store(static_cast<int64_t>(cp_queue_error_code(status)), std::memory_order_release);

@@ -56,6 +56,7 @@ class HwScheduler {
   std::vector<HwQueue*> queues_;
   std::vector<HwQueue*> mapped_;
   uint64_t tick_ = 0;
+  bool idle_ = true;  // the last slice made no progress
   std::function<void()> after_slice_;
 };
 

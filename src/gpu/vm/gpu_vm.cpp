@@ -1,6 +1,7 @@
 // gpu/vm/gpu_vm.cpp - GPU address translation through TLB and page table, with fault reports.
 #include "gpu/vm/gpu_vm.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <string>
@@ -49,6 +50,12 @@ int GpuVm::unmap(uint64_t va, uint64_t size) {
   return err;
 }
 
+namespace {
+std::atomic<uint64_t> g_userptr_epoch{1};
+}  // namespace
+
+void GpuVm::new_userptr_epoch() noexcept { g_userptr_epoch.fetch_add(1, std::memory_order_acq_rel); }
+
 // VM-USERPTR-1: the MMU notifier, asked at use. Called with mu_ held for a valid system page.
 bool GpuVm::userptr_evicted(uint64_t page, uint64_t access_end, uint64_t* checked_end) noexcept {
   *checked_end = page + kPageSize;
@@ -60,9 +67,13 @@ bool GpuVm::userptr_evicted(uint64_t page, uint64_t access_end, uint64_t* checke
   *checked_end = access_end < r.end ? access_end : r.end;
   if (vm_mutant_active(VmMutant::UserptrEvictionIgnored)) return false;
   if (r.evicted) return true;
-  // The part of this access inside the buffer, in the application's addresses.
+  const uint64_t epoch = g_userptr_epoch.load(std::memory_order_acquire);
+  if (r.checked_epoch == epoch) return false;  // already asked since the GPU was last idle
+  // The part of this access inside the buffer, in the application's addresses (any page of a
+  // buffer gone evicts all of it, as amdkfd's notifier does): one question per buffer per epoch.
   const uint64_t end = access_end < r.end ? access_end : r.end;
   if (!r.present(r.user + (page - it->first), end - page)) r.evicted = true;
+  r.checked_epoch = epoch;
   return r.evicted;
 }
 

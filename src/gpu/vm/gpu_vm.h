@@ -42,13 +42,18 @@ class GpuVm final : public MemoryAccess {
   // the 48-bit space, overlapping an existing mapping; nothing changes).
   int map(uint64_t va, uint64_t host, uint64_t size, uint64_t flags);
   // map() for a USERPTR buffer whose application pages start at `user` (VM-USERPTR-1):
-  // every translation into it first asks present(user range); the first "no" evicts the
-  // buffer for good (amdkfd's MMU-notifier eviction; restore finds no pages) and every
-  // access to it is then a not-present fault. `host` is the driver's pinned view.
+  // the first translation into it in each userptr epoch asks present(user range); the first
+  // "no" evicts the buffer for good (amdkfd's MMU-notifier eviction; restore finds no pages)
+  // and every access to it is then a not-present fault. `host` is the driver's pinned view.
   int map_userptr(uint64_t va, uint64_t host, uint64_t size, uint64_t flags, uint64_t user, UserPresence present);
   // Unmaps [va, va + size): 0, or -EINVAL when any page is not mapped. Does
   // not touch the TLB: the caller invalidates (VM-TLB-1).
   int unmap(uint64_t va, uint64_t size);
+  // Starts a new userptr epoch for every VM: the next translation into each USERPTR buffer
+  // asks again whether its pages are present. The KFD starts one whenever the GPU was idle
+  // (a time slice without progress), so a munmap made while the queues were idle is seen by
+  // the next access, at the cost of one presence check per buffer per busy period.
+  static void new_userptr_epoch() noexcept;
   void invalidate_tlb() noexcept;
   void invalidate_tlb_range(uint64_t va, uint64_t size) noexcept;
 
@@ -72,6 +77,7 @@ class GpuVm final : public MemoryAccess {
     uint64_t user = 0;  // application address of the buffer's first page
     UserPresence present = nullptr;
     bool evicted = false;
+    uint64_t checked_epoch = 0;  // the epoch of the last presence check (0: never)
   };
 
   const uint32_t vmid_;

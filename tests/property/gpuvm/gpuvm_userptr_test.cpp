@@ -52,6 +52,7 @@ TEST_F(UserptrVm, VM_USERPTR_1_PresentPagesTranslateToThePinnedView) {
 TEST_F(UserptrVm, VM_USERPTR_1_AbsentPagesEvictTheBufferForGood) {
   ASSERT_NE(vm.translate(kVa, 8, Access::Read), nullptr);  // cached in the TLB now
   g_present = false;                                       // the application unmapped it
+  GpuVm::new_userptr_epoch();                              // the GPU went idle since
   EXPECT_EQ(vm.translate(kVa, 8, Access::Read), nullptr) << "a TLB hit must not bypass the eviction";
   EXPECT_EQ(faults, 1u);
   EXPECT_TRUE(last.not_present);
@@ -65,6 +66,20 @@ TEST_F(UserptrVm, VM_USERPTR_1_AbsentPagesEvictTheBufferForGood) {
   EXPECT_NE(vm.translate(kVa, 8, Access::Read), nullptr);
 }
 
+TEST_F(UserptrVm, VM_USERPTR_1_OneQuestionPerBufferPerEpoch) {
+  GpuVm::new_userptr_epoch();
+  g_asked_size = 0;
+  ASSERT_NE(vm.translate(kVa, 8, Access::Read), nullptr);
+  EXPECT_EQ(g_asked_size.load(), 8u) << "asked about the part accessed";
+  g_asked_size = 0;
+  ASSERT_NE(vm.translate(kVa + kPageSize, 8, Access::Read), nullptr);
+  EXPECT_EQ(g_asked_size.load(), 0u) << "not asked again in the same epoch";
+  g_present = false;  // unmapped while the GPU stays busy: seen in the next epoch only
+  EXPECT_NE(vm.translate(kVa, 8, Access::Read), nullptr);
+  GpuVm::new_userptr_epoch();
+  EXPECT_EQ(vm.translate(kVa, 8, Access::Read), nullptr);
+}
+
 TEST(GpuVmPropertyMutants, VM_USERPTR_1_UserptrEvictionIgnoredIsCaught) {
   ScopedVmMutant m(VmMutant::UserptrEvictionIgnored);
   void* view = ::mmap(nullptr, kPageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -73,6 +88,7 @@ TEST(GpuVmPropertyMutants, VM_USERPTR_1_UserptrEvictionIgnoredIsCaught) {
                            0x2000'0000, &present),
             0);
   g_present = false;
+  GpuVm::new_userptr_epoch();
   EXPECT_NE(vm.translate(0x1000'0000, 8, Access::Read), nullptr) << "the mutant translates an evicted buffer";
   g_present = true;
   ::munmap(view, kPageSize);
