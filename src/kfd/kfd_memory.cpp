@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kfd/device_state.h"
+#include "kfd/kfd_mutant.h"
 #include "kfd/user_copy.h"
 
 namespace rocref::kfd {
@@ -87,7 +88,9 @@ int kfd_ioctl_alloc_memory_of_gpu(IoctlCall& c) {
       const uint64_t user = args->mmap_offset;
       if ((user & (kPage - 1)) != 0) return -EINVAL;
       std::unique_ptr<UserptrPin> pin;
-      if (const int err = UserptrPin::create(user, size, (f & KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE) != 0, &pin)) return err;
+      const bool writable = (f & KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE) != 0 &&
+                            !kfd_mutant_active(KfdMutant::UserptrWriteUnchecked);
+      if (const int err = UserptrPin::create(user, size, writable, &pin)) return err;
       bo.pin = std::move(pin);
       bo.host = bo.pin->host();
       bo.mmap_offset = user;

@@ -15,6 +15,7 @@
 
 #include "kfd/aql_hw_queue.h"
 #include "kfd/device_state.h"
+#include "kfd/kfd_mutant.h"
 #include "kfd/user_copy.h"
 
 namespace rocref::kfd {
@@ -63,9 +64,11 @@ int kfd_ioctl_create_queue(IoctlCall& c) {
   if (args->ring_size != 0 && !std::has_single_bit(args->ring_size)) return -EINVAL;
   if (!access_ok(args->read_pointer_address, sizeof(uint32_t))) return -EFAULT;
   if (!access_ok(args->write_pointer_address, sizeof(uint32_t))) return -EFAULT;
-  if (args->ring_base_address % kRingBaseAlign != 0) return -EINVAL;  // KFD-Q-7
-  if (args->read_pointer_address % kPointerAlign != 0 || args->write_pointer_address % kPointerAlign != 0)
-    return -EINVAL;
+  if (!kfd_mutant_active(KfdMutant::QueueAlignmentUnchecked)) {  // KFD-Q-7
+    if (args->ring_base_address % kRingBaseAlign != 0) return -EINVAL;
+    if (args->read_pointer_address % kPointerAlign != 0 || args->write_pointer_address % kPointerAlign != 0)
+      return -EINVAL;
+  }
   if (args->eop_buffer_address && !access_ok(args->eop_buffer_address, sizeof(uint32_t))) return -EFAULT;
   if (args->ctx_save_restore_address && !access_ok(args->ctx_save_restore_address, sizeof(uint32_t)))
     return -EFAULT;
@@ -176,7 +179,7 @@ int kfd_ioctl_update_queue(IoctlCall& c) {
   if (q.pm4) {  // KFD-Q-9: the new ring, and disabled by a null ring, size 0 or percentage 0
     if (q.mqd.active) q.pm4->set_ring(args->ring_base_address, args->ring_size);
     q.pm4->set_priority(args->queue_priority);
-    q.pm4->set_active(q.mqd.active);
+    if (!kfd_mutant_active(KfdMutant::Pm4DisableIgnored)) q.pm4->set_active(q.mqd.active);
     c.dev.engines.channel().notify();
   }
   return 0;
