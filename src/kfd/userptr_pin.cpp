@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -21,17 +22,36 @@ struct Vma {
   bool read = false, write = false, exec = false, shared = false, anonymous = false;
 };
 
+// The whole of /proc/self/maps. Raw system calls: under the LD_PRELOAD interposer, open,
+// fopen and close are hooked, and the driver must see the process's real mappings.
+std::string read_own_maps() {
+  std::string text;
+  const int fd = static_cast<int>(::syscall(SYS_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC));
+  if (fd < 0) return text;
+  char buf[16384];
+  for (;;) {
+    const ssize_t n = ::syscall(SYS_read, fd, buf, sizeof buf);
+    if (n <= 0) break;
+    text.append(buf, static_cast<size_t>(n));
+  }
+  ::syscall(SYS_close, fd);
+  return text;
+}
+
 // The mappings that overlap [lo, hi), from /proc/self/maps (what get_user_pages walks).
 std::vector<Vma> vmas_over(uint64_t lo, uint64_t hi) {
   std::vector<Vma> out;
-  FILE* f = std::fopen("/proc/self/maps", "re");
-  if (!f) return out;
-  char line[4096];
-  while (std::fgets(line, sizeof line, f)) {
+  const std::string text = read_own_maps();
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t eol = text.find('\n', at);
+    if (eol == std::string::npos) eol = text.size();
+    const std::string line = text.substr(at, eol - at);
+    at = eol + 1;
     unsigned long long start = 0, end = 0, offset = 0, inode = 0;
     char perms[8] = {};
     char dev[32] = {};
-    if (std::sscanf(line, "%llx-%llx %7s %llx %31s %llu", &start, &end, perms, &offset, dev, &inode) != 6) continue;
+    if (std::sscanf(line.c_str(), "%llx-%llx %7s %llx %31s %llu", &start, &end, perms, &offset, dev, &inode) != 6) continue;
     if (end <= lo || start >= hi) continue;
     Vma v;
     v.start = start;
@@ -43,7 +63,6 @@ std::vector<Vma> vmas_over(uint64_t lo, uint64_t hi) {
     v.anonymous = inode == 0;  // [heap], [stack], plain anonymous mmaps
     out.push_back(v);
   }
-  std::fclose(f);
   return out;
 }
 
