@@ -249,6 +249,26 @@ TEST_F(ErrorTest, AQL_SIG_6_MisalignedSignalsAreApertureViolations) {
   EXPECT_EQ(std::atomic_ref<int64_t>(const_cast<int64_t&>(signal.signal.value)).load(), 1);
 }
 
+// AQL-SIG-6: the completion's event mailbox 4 bytes off: a memory violation, the mailbox untouched.
+TEST_F(ErrorTest, AQL_SIG_6_MisalignedMailboxIsAnApertureViolation) {
+  alignas(8) uint64_t mailbox[2] = {~0ull, ~0ull};
+  TestSignal signal(1);
+  signal.signal.event_mailbox_ptr = reinterpret_cast<uint64_t>(mailbox) + 4;
+  signal.signal.event_id = 9;
+  TestQueue queue;
+  ErrorLog log;
+  PacketProcessor p(binding(queue, log));
+  auto completion = good();
+  completion.completion_signal = signal.handle();
+  queue.submit(completion);
+  p.drain();
+  EXPECT_TRUE(p.in_error());
+  EXPECT_EQ(log.status, kStatusApertureViolation);
+  EXPECT_EQ(mailbox[0], ~0ull);
+  EXPECT_EQ(mailbox[1], ~0ull);
+  EXPECT_EQ(p.stats().interrupts, 0u);
+}
+
 TEST_F(ErrorTest, UnmappedRingIsAnErrorNotACrash) {
   TestQueue queue;
   ErrorLog log;
