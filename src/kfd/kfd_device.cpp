@@ -272,4 +272,6 @@ std::optional<std::vector<std::string>> KfdDevice::list_sysfs(std::string_view d
   return impl_->topology.list(dir);
 }
 
+std::optional<std::string> KfdDevice::link_sysfs(std::string_view path) const { return impl_->topology.link(path); }
+
 }  // namespace rocref::kfd

@@ -36,9 +36,11 @@ class KfdDevice {
   bool owns_fd(int fd) const;
   bool owns_mapping(const void* addr) const;
 
-  // Topology: file contents under /sys/devices/virtual/kfd/kfd/topology (and /sys/class/kfd).
+  // Topology: file contents under /sys/devices/virtual/kfd/kfd/topology (and /sys/class/kfd), and
+  // the modelled CPU's /proc/cpuinfo, /sys/devices/system/cpu and /sys/devices/system/node.
   std::optional<std::string> read_sysfs(std::string_view path) const;
   std::optional<std::vector<std::string>> list_sysfs(std::string_view dir) const;
+  std::optional<std::string> link_sysfs(std::string_view path) const;  // a symlink's relative target
 
   static constexpr int kFirstFd = 1 << 20;  // model descriptors never collide with real ones
 

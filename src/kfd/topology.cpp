@@ -1,11 +1,8 @@
 // kfd/topology.cpp - generates the sysfs topology files from the machine description.
 #include "kfd/topology.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <initializer_list>
-#include <thread>
 #include <utility>
 
 namespace rocref::kfd {
@@ -21,12 +18,6 @@ std::string render(Props props) {
   return out;
 }
 
-uint64_t host_memory_bytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page = sysconf(_SC_PAGESIZE);
-  return (pages > 0 && page > 0) ? uint64_t(pages) * uint64_t(page) : uint64_t{8} << 30;
-}
-
 // HSA_CAPABILITY (hsakmttypes.h): QueueSizePowerOfTwo bit 3, QueueSize32bit bit 4,
 // DoorbellType bits 12..13 = 2 (the SOC15 64-bit doorbells ROCR requires on gfx9).
 constexpr uint64_t kGpuCapability = (1u << 3) | (1u << 4) | (2u << 12);
@@ -34,10 +25,23 @@ constexpr uint64_t kGpuCapability = (1u << 3) | (1u << 4) | (2u << 12);
 constexpr uint64_t kGpuCacheType = 9;
 constexpr uint64_t kIoLinkTypePcie = 2;  // HSA_IOLINKTYPE_PCIEXPRESS
 
+// KFD-TOPO-7: the flags kfd_fill_iolink_non_crat_info gives a PCIe link. Both directions are
+// enabled; the CPU->GPU direction is non-coherent (kfd_set_iolink_non_coherent); without PCIe
+// atomics both carry NO_ATOMICS_32/64 (kfd_set_iolink_no_atomics).
+uint64_t io_link_flags(const GpuDescription& gpu, bool cpu_to_gpu) {
+  uint64_t flags = kIoLinkEnabled;
+  if (cpu_to_gpu) flags |= kIoLinkNonCoherent;
+  if (!gpu.pcie_atomics) flags |= kIoLinkNoAtomics32 | kIoLinkNoAtomics64;
+  return flags;
+}
+
 }  // namespace
 
-Topology::Topology(GpuDescription g) : gpu_(std::move(g)) {
-  const uint64_t cores = std::max(1u, std::thread::hardware_concurrency());
+Topology::Topology(GpuDescription g, CpuDescription c) : gpu_(std::move(g)), cpu_(std::move(c)) {
+  cpu_.logical_processors = std::clamp<uint32_t>(cpu_.logical_processors, 1, 256);  // HSA_CPU_SIBLINGS
+  const uint64_t cores = cpu_.logical_processors;
+  const auto cpu_caches = cpu_cache_instances(cpu_);
+  auto add = [this](const std::string& rel, std::string content) { kfd_.add_file(rel, std::move(content)); };
   add("generation_id", "1\n");
   add("system_properties", render({{"platform_oem", 0}, {"platform_id", 0}, {"platform_rev", 0}}));
 
@@ -45,7 +49,7 @@ Topology::Topology(GpuDescription g) : gpu_(std::move(g)) {
   add("nodes/0/gpu_id", "0\n");
   add("nodes/0/name", "\n");
   add("nodes/0/properties",
-      render({{"cpu_cores_count", cores}, {"simd_count", 0}, {"mem_banks_count", 1}, {"caches_count", 0},
+      render({{"cpu_cores_count", cores}, {"simd_count", 0}, {"mem_banks_count", 1}, {"caches_count", cpu_caches.size()},
               {"io_links_count", 1}, {"p2p_links_count", 0}, {"cpu_core_id_base", 0}, {"simd_id_base", 0},
               {"max_waves_per_simd", 0}, {"lds_size_in_kb", 0}, {"gds_size_in_kb", 0}, {"num_gws", 0},
               {"wave_front_size", 0}, {"array_count", 0}, {"simd_arrays_per_engine", 0},
@@ -56,12 +60,16 @@ Topology::Topology(GpuDescription g) : gpu_(std::move(g)) {
               {"max_engine_clk_fcompute", 0}, {"local_mem_size", 0}, {"fw_version", 0}, {"capability", 0},
               {"debug_prop", 0}, {"sdma_fw_version", 0}, {"unique_id", 0}, {"max_engine_clk_ccompute", 3000}}));
   add("nodes/0/mem_banks/0/properties",
-      render({{"heap_type", 0}, {"size_in_bytes", host_memory_bytes()}, {"flags", 0}, {"width", 64},
+      render({{"heap_type", 0}, {"size_in_bytes", cpu_.memory_bytes}, {"flags", 0}, {"width", 64},
               {"mem_clk_max", 2400}}));
   add("nodes/0/io_links/0/properties",
       render({{"type", kIoLinkTypePcie}, {"version_major", 0}, {"version_minor", 0}, {"node_from", 0},
               {"node_to", 1}, {"weight", 20}, {"min_latency", 0}, {"max_latency", 0}, {"min_bandwidth", 312},
-              {"max_bandwidth", 31200}, {"recommended_transfer_size", 0}, {"flags", 0}}));
+              {"max_bandwidth", 31200}, {"recommended_transfer_size", 0},
+              {"flags", io_link_flags(gpu_, true)}}));
+  // KFD-TOPO-5: the CPU's caches as a CRAT lists them (kfd_parse_subtype_cache).
+  for (size_t i = 0; i < cpu_caches.size(); ++i)
+    add("nodes/0/caches/" + std::to_string(i) + "/properties", kfd_cpu_cache_properties(cpu_, cpu_caches[i]));
 
   // Node 1: the gfx900-class GPU.
   add("nodes/1/gpu_id", std::to_string(gpu_.gpu_id) + "\n");
@@ -97,58 +105,41 @@ Topology::Topology(GpuDescription g) : gpu_(std::move(g)) {
   add("nodes/1/io_links/0/properties",
       render({{"type", kIoLinkTypePcie}, {"version_major", 0}, {"version_minor", 0}, {"node_from", 1},
               {"node_to", 0}, {"weight", 20}, {"min_latency", 0}, {"max_latency", 0}, {"min_bandwidth", 312},
-              {"max_bandwidth", 31200}, {"recommended_transfer_size", 0}, {"flags", 0}}));
+              {"max_bandwidth", 31200}, {"recommended_transfer_size", 0},
+              {"flags", io_link_flags(gpu_, false)}}));
   // Empty directories the thunk may list.
-  for (const char* d : {"nodes/0/caches", "nodes/0/p2p_links", "nodes/1/p2p_links"}) {
-    const std::string dir = d;
-    dirs_[dir];
-    const auto slash = dir.rfind('/');
-    auto& parent = dirs_[dir.substr(0, slash)];
-    const std::string leaf = dir.substr(slash + 1);
-    if (std::find(parent.begin(), parent.end(), leaf) == parent.end()) parent.push_back(leaf);
-  }
+  for (const char* d : {"nodes/0/caches", "nodes/0/p2p_links", "nodes/1/p2p_links"}) kfd_.add_dir(d);
+
+  add_cpu_kernel_files(cpu_, &kernel_);
 }
 
-void Topology::add(const std::string& rel, std::string content) {
-  files_[rel] = std::move(content);
-  std::string child = rel;
-  while (true) {
-    const auto slash = child.rfind('/');
-    const std::string parent = slash == std::string::npos ? "" : child.substr(0, slash);
-    const std::string leaf = slash == std::string::npos ? child : child.substr(slash + 1);
-    auto& entries = dirs_[parent];
-    if (std::find(entries.begin(), entries.end(), leaf) == entries.end()) entries.push_back(leaf);
-    if (parent.empty()) break;
-    child = parent;
-  }
-}
-
-std::optional<std::string> Topology::relative(std::string_view path) {
+std::pair<const SysfsTree*, std::string> Topology::locate(std::string_view path) const {
   while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
+  const auto under = [&](std::string_view root) {
+    return path == root || (path.size() > root.size() && path.substr(0, root.size()) == root && path[root.size()] == '/');
+  };
   for (std::string_view root : kRoots) {
-    if (path == root) return std::string();
-    if (path.size() > root.size() && path.substr(0, root.size()) == root && path[root.size()] == '/')
-      return std::string(path.substr(root.size() + 1));
+    if (under(root)) return {&kfd_, std::string(path.substr(std::min(path.size(), root.size() + 1)))};
   }
-  return std::nullopt;
+  for (std::string_view root : {"/proc/cpuinfo", "/sys/devices/system/cpu", "/sys/devices/system/node"}) {
+    if (under(root)) return {&kernel_, std::string(path.substr(1))};
+  }
+  return {nullptr, std::string()};
 }
 
 std::optional<std::string> Topology::read(std::string_view path) const {
-  const auto rel = relative(path);
-  if (!rel) return std::nullopt;
-  const auto it = files_.find(*rel);
-  if (it == files_.end()) return std::nullopt;
-  return it->second;
+  const auto [tree, rel] = locate(path);
+  return tree ? tree->read(rel) : std::nullopt;
 }
 
 std::optional<std::vector<std::string>> Topology::list(std::string_view dir) const {
-  const auto rel = relative(dir);
-  if (!rel) return std::nullopt;
-  const auto it = dirs_.find(*rel);
-  if (it == dirs_.end()) return std::nullopt;
-  auto entries = it->second;
-  std::sort(entries.begin(), entries.end());
-  return entries;
+  const auto [tree, rel] = locate(dir);
+  return tree ? tree->list(rel) : std::nullopt;
+}
+
+std::optional<std::string> Topology::link(std::string_view path) const {
+  const auto [tree, rel] = locate(path);
+  return tree ? tree->link(rel) : std::nullopt;
 }
 
 }  // namespace rocref::kfd

@@ -4,6 +4,9 @@
 // under /sys/devices/virtual/kfd/kfd/topology that libhsakmt reads (FACTS.md),
 // with counts that agree with the directories (KFD-TOPO-2: ROCR asserts on
 // inconsistencies). Values are decimal integers, one "name value" a line.
+// The same CPU description also gives the kernel's other views of that CPU
+// (/proc/cpuinfo, /sys/devices/system/cpu, /sys/devices/system/node: KFD-TOPO-6),
+// so the modelled machine is one machine whichever file a library reads.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +15,9 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "kfd/cpu_topology.h"
+#include "kfd/sysfs_tree.h"
 
 namespace rocref::kfd {
 
@@ -37,27 +43,41 @@ struct GpuDescription {
   uint32_t hw_pipes = 4;              // the HWS model's hardware queue slots: pipes x slots
   uint32_t hw_slots_per_pipe = 2;
   uint32_t simd_id_base = 0x80001000;
+  // The PCIe link's AtomicOp completion (PCI_EXP_DEVCAP2_ATOMIC_COMP32/64) and amdgpu's
+  // pci_atomic_requested: without them amdkfd sets the link's NO_ATOMICS flags (KFD-TOPO-7).
+  bool pcie_atomics = true;
 };
+
+// io_link "flags" bits (kfd_crat.h CRAT_IOLINK_FLAGS_*; hsakmttypes.h HSA_LINKPROPERTY).
+inline constexpr uint32_t kIoLinkEnabled = 1u << 0;
+inline constexpr uint32_t kIoLinkNonCoherent = 1u << 1;
+inline constexpr uint32_t kIoLinkNoAtomics32 = 1u << 2;
+inline constexpr uint32_t kIoLinkNoAtomics64 = 1u << 3;
 
 class Topology {
  public:
-  explicit Topology(GpuDescription gpu);
+  explicit Topology(GpuDescription gpu, CpuDescription cpu = {});
 
   const GpuDescription& gpu() const noexcept { return gpu_; }
+  const CpuDescription& cpu() const noexcept { return cpu_; }
   uint32_t gpu_node() const noexcept { return 1; }
   uint32_t hw_queue_slots() const noexcept { return gpu_.hw_pipes * gpu_.hw_slots_per_pipe; }
 
-  // Paths may start with /sys/devices/virtual/kfd/kfd/topology or /sys/class/kfd/kfd/topology.
+  // Paths may start with /sys/devices/virtual/kfd/kfd/topology or /sys/class/kfd/kfd/topology,
+  // or name the CPU's kernel files: /proc/cpuinfo, /sys/devices/system/cpu, /sys/devices/system/node.
   std::optional<std::string> read(std::string_view path) const;
   std::optional<std::vector<std::string>> list(std::string_view dir) const;
+  // The target of a symlink (relative, as sysfs writes it), e.g. node/node0/cpu0 -> ../../cpu/cpu0.
+  std::optional<std::string> link(std::string_view path) const;
 
  private:
-  static std::optional<std::string> relative(std::string_view path);
-  void add(const std::string& rel, std::string content);
+  // The tree holding `path` and the path inside it; nullptr if the model has no such file.
+  std::pair<const SysfsTree*, std::string> locate(std::string_view path) const;
 
   GpuDescription gpu_;
-  std::map<std::string, std::string> files_;              // relative path -> content
-  std::map<std::string, std::vector<std::string>> dirs_;  // relative dir -> entries
+  CpuDescription cpu_;
+  SysfsTree kfd_;     // relative to the topology root
+  SysfsTree kernel_;  // relative to "/": the CPU's files outside the KFD
 };
 
 }  // namespace rocref::kfd

@@ -1,15 +1,20 @@
 // preload/hooks_open.cpp - open/openat/fopen/opendir in every form glibc and libnuma call.
 //
 // Device paths open model descriptors; mirrored sysfs paths open the mirror's
-// files; everything else goes to the next definition untouched (PRE-HOOK-1).
+// files; the process's status file is rewritten, hidden host files are ENOENT
+// (PRE-FS-3); everything else goes to the next definition untouched (PRE-HOOK-1).
 #include <dirent.h>
 #include <fcntl.h>
 
+#include <cerrno>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 
+#include "preload/audit_log.h"
 #include "preload/model_open.h"
 #include "preload/path_map.h"
+#include "preload/proc_status.h"
 #include "preload/real_calls.h"
 #include "preload/reentry.h"
 
@@ -24,10 +29,15 @@ mode_t mode_arg(int flags, va_list ap) {
 int do_openat(int dirfd, const char* path, int flags, mode_t mode) {
   if (rp::inside_model()) return rp::real::openat(dirfd, path, flags, mode);
   const rp::ResolvedPath r = rp::resolve_path(path);
+  rp::audit_path(dirfd, path, r.kind);
   switch (r.kind) {
     case rp::PathKind::Kfd:
     case rp::PathKind::Render: return rp::open_model_device(r, flags);
     case rp::PathKind::Redirect: return rp::real::openat(dirfd, r.host_path.c_str(), flags, mode);
+    case rp::PathKind::Status:
+      if ((flags & O_ACCMODE) != O_RDONLY) return (errno = EACCES, -1);  // as the real file (mode 0444)
+      return rp::open_proc_status(flags);
+    case rp::PathKind::Absent: return (errno = ENOENT, -1);
     case rp::PathKind::PassThrough: break;
   }
   return rp::real::openat(dirfd, path, flags, mode);
@@ -36,7 +46,14 @@ int do_openat(int dirfd, const char* path, int flags, mode_t mode) {
 FILE* do_fopen(const char* path, const char* mode) {
   if (rp::inside_model()) return rp::real::fopen(path, mode);
   const rp::ResolvedPath r = rp::resolve_path(path);
+  rp::audit_path(AT_FDCWD, path, r.kind);
   if (r.kind == rp::PathKind::Redirect) return rp::real::fopen(r.host_path.c_str(), mode);
+  if (r.kind == rp::PathKind::Absent) return (errno = ENOENT, nullptr);
+  if (r.kind == rp::PathKind::Status) {
+    if (mode == nullptr || mode[0] != 'r' || std::strchr(mode, '+') != nullptr) return (errno = EACCES, nullptr);
+    const int fd = rp::open_proc_status(std::strchr(mode, 'e') != nullptr ? O_CLOEXEC : 0);
+    return fd < 0 ? nullptr : ::fdopen(fd, mode);
+  }
   if (r.kind == rp::PathKind::Kfd || r.kind == rp::PathKind::Render) {
     const int fd = rp::open_model_device(r, O_RDWR | O_CLOEXEC);
     return fd < 0 ? nullptr : ::fdopen(fd, mode);
@@ -90,6 +107,9 @@ ROCREF_EXPORT FILE* fopen64(const char* path, const char* mode) { return do_fope
 ROCREF_EXPORT DIR* opendir(const char* path) {
   if (rp::inside_model()) return rp::real::opendir(path);
   const rp::ResolvedPath r = rp::resolve_path(path);
+  rp::audit_path(AT_FDCWD, path, r.kind);
+  if (r.kind == rp::PathKind::Absent) return (errno = ENOENT, nullptr);
+  if (r.kind == rp::PathKind::Status) return (errno = ENOTDIR, nullptr);
   return rp::real::opendir(r.kind == rp::PathKind::Redirect ? r.host_path.c_str() : path);
 }
 

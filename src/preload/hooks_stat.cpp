@@ -1,12 +1,16 @@
-// preload/hooks_stat.cpp - stat and access in the forms glibc 2.36 exports (PRE-HOOK-1).
+// preload/hooks_stat.cpp - stat, access and readlink in the forms glibc 2.36 exports (PRE-HOOK-1).
 //
 // Model devices look like character devices (what ROCR and rocminfo check);
-// mirrored paths report the mirror's files; the rest passes through.
+// mirrored paths report the mirror's files (readlink: the mirror's sysfs-style
+// links); hidden host files are ENOENT (PRE-FS-3); the rest passes through.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <cerrno>
+
+#include "preload/audit_log.h"
 #include "preload/path_map.h"
 #include "preload/real_calls.h"
 #include "preload/reentry.h"
@@ -29,6 +33,8 @@ bool device_rdev(const rp::ResolvedPath& r, dev_t* rdev) {
 int do_fstatat(int dirfd, const char* path, struct stat* st, int flags) {
   if (rp::inside_model()) return rp::real::fstatat(dirfd, path, st, flags);
   const rp::ResolvedPath r = rp::resolve_path(path);
+  rp::audit_path(dirfd, path, r.kind);
+  if (r.kind == rp::PathKind::Absent) return (errno = ENOENT, -1);
   dev_t rdev;
   if (device_rdev(r, &rdev)) {
     const int rc = rp::real::stat("/dev/null", st);
@@ -44,8 +50,18 @@ int do_fstatat(int dirfd, const char* path, struct stat* st, int flags) {
 int do_faccessat(int dirfd, const char* path, int mode, int flags) {
   if (rp::inside_model()) return rp::real::faccessat(dirfd, path, mode, flags);
   const rp::ResolvedPath r = rp::resolve_path(path);
+  rp::audit_path(dirfd, path, r.kind);
+  if (r.kind == rp::PathKind::Absent) return (errno = ENOENT, -1);
   if (r.kind == rp::PathKind::Kfd || r.kind == rp::PathKind::Render) return (mode & X_OK) ? (errno = EACCES, -1) : 0;
   return rp::real::faccessat(dirfd, r.kind == rp::PathKind::Redirect ? r.host_path.c_str() : path, mode, flags);
+}
+
+ssize_t do_readlinkat(int dirfd, const char* path, char* buf, size_t size) {
+  if (rp::inside_model()) return rp::real::readlinkat(dirfd, path, buf, size);
+  const rp::ResolvedPath r = rp::resolve_path(path);
+  rp::audit_path(dirfd, path, r.kind);
+  if (r.kind == rp::PathKind::Absent) return (errno = ENOENT, -1);
+  return rp::real::readlinkat(dirfd, r.kind == rp::PathKind::Redirect ? r.host_path.c_str() : path, buf, size);
 }
 
 }  // namespace
@@ -90,6 +106,8 @@ ROCREF_EXPORT int __fxstatat64(int, int dirfd, const char* path, struct stat64* 
 ROCREF_EXPORT int statx(int dirfd, const char* path, int flags, unsigned mask, struct statx* st) {
   if (rp::inside_model()) return rp::real::statx(dirfd, path, flags, mask, st);
   const rp::ResolvedPath r = rp::resolve_path(path);
+  rp::audit_path(dirfd, path, r.kind);
+  if (r.kind == rp::PathKind::Absent) return (errno = ENOENT, -1);
   dev_t rdev;
   if (device_rdev(r, &rdev)) {
     const int rc = rp::real::statx(AT_FDCWD, "/dev/null", flags, mask, st);
@@ -101,6 +119,13 @@ ROCREF_EXPORT int statx(int dirfd, const char* path, int flags, unsigned mask, s
     return rc;
   }
   return rp::real::statx(dirfd, r.kind == rp::PathKind::Redirect ? r.host_path.c_str() : path, flags, mask, st);
+}
+
+ROCREF_EXPORT ssize_t readlink(const char* path, char* buf, size_t size) {
+  return do_readlinkat(AT_FDCWD, path, buf, size);
+}
+ROCREF_EXPORT ssize_t readlinkat(int dirfd, const char* path, char* buf, size_t size) {
+  return do_readlinkat(dirfd, path, buf, size);
 }
 
 ROCREF_EXPORT int access(const char* path, int mode) { return do_faccessat(AT_FDCWD, path, mode, 0); }

@@ -1,8 +1,12 @@
 // preload/path_map.cpp - matches the device and sysfs paths the interposer answers.
 #include "preload/path_map.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "preload/sysfs_mirror.h"
 
@@ -16,6 +20,24 @@ bool under(const char* path, const char* prefix, const char** rest) {
   if (path[n] != '\0' && path[n] != '/') return false;
   *rest = path + n;
   return true;
+}
+
+// /proc/self/status, /proc/thread-self/status, /proc/<own pid>/status (also under task/<tid>).
+bool own_status_file(const char* path) {
+  const char* rest = nullptr;
+  if (!under(path, "/proc", &rest) || *rest != '/') return false;
+  std::string p(rest + 1);
+  const auto slash = p.find('/');
+  if (slash == std::string::npos) return false;
+  const std::string who = p.substr(0, slash);
+  std::string tail = p.substr(slash);
+  if (who != "self" && who != "thread-self" && who != std::to_string(::getpid())) return false;
+  if (tail.rfind("/task/", 0) == 0) {  // task/<tid>/status: any thread of this process
+    const auto next = tail.find('/', 6);
+    if (next == std::string::npos) return false;
+    tail = tail.substr(next);
+  }
+  return tail == "/status";
 }
 
 }  // namespace
@@ -56,6 +78,18 @@ ResolvedPath resolve_path(const char* path) {
     ensure_proc_modules_mirror();
     r.kind = PathKind::Redirect;
     r.host_path = mirror_root() + "/proc_modules";
+  } else if (under(path, "/sys/devices/system/cpu", &rest) || under(path, "/sys/devices/system/node", &rest) ||
+             std::strcmp(path, "/proc/cpuinfo") == 0) {
+    // PRE-FS-3: the modelled CPU's own files, laid out under the mirror as under "/".
+    ensure_cpu_mirror();
+    r.kind = PathKind::Redirect;
+    r.host_path = mirror_root() + path;
+    if (mirror_root().empty()) r.kind = PathKind::Absent;  // never the host's instead
+  } else if (own_status_file(path)) {
+    r.kind = PathKind::Status;
+  } else if (under(path, "/sys/bus/event_source/devices/amd_iommu", &rest) ||
+             under(path, "/sys/bus/event_source/devices/amd_iommu_0", &rest)) {
+    r.kind = PathKind::Absent;  // the modelled machine has no AMD IOMMU (libhsakmt's PMC table probes it)
   }
   if (r.kind == PathKind::Redirect && mirror_root().empty()) r.kind = PathKind::PassThrough;
   return r;

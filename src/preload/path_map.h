@@ -5,7 +5,11 @@
 // /proc/modules are served from a private temporary directory tree filled from
 // the KFD model on first use (PRE-FS-1), so every libc path to them (fopen,
 // opendir + readdir, openat relative to an opened directory, stat) sees
-// ordinary files.
+// ordinary files. What the host kernel says about its CPUs, caches and NUMA
+// nodes (/proc/cpuinfo, /sys/devices/system/cpu, /sys/devices/system/node) is
+// replaced by the modelled CPU's files, /proc/self/status carries the model's
+// CPU and node masks, and host devices the model does not have are absent
+// (PRE-FS-3).
 #pragma once
 
 #include <cstdint>
@@ -13,7 +17,9 @@
 
 namespace rocref::preload {
 
-enum class PathKind : uint8_t { PassThrough, Kfd, Render, Redirect };
+// Status: the process's own /proc status file, rewritten per open (proc_status.h).
+// Absent: a host file the modelled machine does not have (ENOENT).
+enum class PathKind : uint8_t { PassThrough, Kfd, Render, Redirect, Status, Absent };
 
 struct ResolvedPath {
   PathKind kind = PathKind::PassThrough;

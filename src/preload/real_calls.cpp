@@ -85,4 +85,22 @@ int munmap(void* addr, size_t length) {
   return fn(addr, length);
 }
 
+ssize_t readlinkat(int dirfd, const char* path, char* buf, size_t size) {
+  ROCREF_NEXT(ssize_t (*)(int, const char*, char*, size_t), "readlinkat");
+  if (fn == nullptr) return ::syscall(SYS_readlinkat, dirfd, path, buf, size);
+  return fn(dirfd, path, buf, size);
+}
+long sysconf(int name) {
+  ROCREF_NEXT(long (*)(int), "sysconf");
+  return fn(name);
+}
+int get_nprocs() {
+  ROCREF_NEXT(int (*)(), "get_nprocs");
+  return fn();
+}
+int get_nprocs_conf() {
+  ROCREF_NEXT(int (*)(), "get_nprocs_conf");
+  return fn();
+}
+
 }  // namespace rocref::preload::real

@@ -26,5 +26,9 @@ int close(int fd);
 int ioctl(int fd, unsigned long request, void* arg);
 void* mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset);
 int munmap(void* addr, size_t length);
+ssize_t readlinkat(int dirfd, const char* path, char* buf, size_t size);
+long sysconf(int name);
+int get_nprocs();
+int get_nprocs_conf();
 
 }  // namespace rocref::preload::real

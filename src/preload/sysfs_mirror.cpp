@@ -60,7 +60,9 @@ void copy_model_dir(const rocref::kfd::KfdDevice& kfd, const std::string& model_
   for (const std::string& name : *names) {
     if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos) continue;
     const std::string child = model_dir + "/" + name;
-    if (kfd.list_sysfs(child)) {
+    if (auto target = kfd.link_sysfs(child)) {
+      [[maybe_unused]] int rc = ::symlink(target->c_str(), (host_dir + "/" + name).c_str());
+    } else if (kfd.list_sysfs(child)) {
       copy_model_dir(kfd, child, host_dir + "/" + name, depth + 1);
     } else if (auto text = kfd.read_sysfs(child)) {
       write_file(host_dir + "/" + name, *text);
@@ -123,6 +125,36 @@ void ensure_topology_mirror() {
     ::mkdir((root + "/class_kfd").c_str(), 0755);
     [[maybe_unused]] int rc = ::symlink("../kfd", (root + "/class_kfd/kfd").c_str());
   });
+}
+
+void ensure_cpu_mirror() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    ModelScope scope;
+    const std::string& root = mirror_root();
+    if (root.empty()) return;
+    const auto& kfd = rocref::kfd::KfdDevice::instance();
+    for (const char* dir : {"/sys", "/sys/devices", "/sys/devices/system", "/proc"}) ::mkdir((root + dir).c_str(), 0755);
+    // node/node0/cpuN -> ../../cpu/cpuN resolve inside the mirror: both trees keep their sysfs places.
+    copy_model_dir(kfd, "/sys/devices/system/cpu", root + "/sys/devices/system/cpu", 0);
+    copy_model_dir(kfd, "/sys/devices/system/node", root + "/sys/devices/system/node", 0);
+    if (auto text = kfd.read_sysfs("/proc/cpuinfo")) write_file(root + "/proc/cpuinfo", *text);
+  });
+}
+
+long model_cpu_count() {
+  static const long count = [] {
+    ModelScope scope;
+    const auto text = rocref::kfd::KfdDevice::instance().read_sysfs("/sys/devices/system/cpu/possible");
+    // "0" or "0-N": the model's processors are numbered from 0 without gaps.
+    long n = 1;
+    if (text) {
+      const auto dash = text->find('-');
+      if (dash != std::string::npos) n = std::strtol(text->c_str() + dash + 1, nullptr, 10) + 1;
+    }
+    return n > 0 ? n : 1;
+  }();
+  return count;
 }
 
 void ensure_proc_modules_mirror() {

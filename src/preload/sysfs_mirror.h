@@ -15,6 +15,10 @@ namespace rocref::preload {
 const std::string& mirror_root();
 // <root>/kfd (topology from KfdDevice::list_sysfs/read_sysfs) and <root>/class_kfd/kfd -> ../kfd.
 void ensure_topology_mirror();
+// <root>/sys/devices/system/{cpu,node} and <root>/proc/cpuinfo: the modelled CPU (PRE-FS-3).
+void ensure_cpu_mirror();
+// The modelled CPU's logical processors (its /sys/devices/system/cpu/online), at least 1.
+long model_cpu_count();
 // <root>/proc_modules: the host's /proc/modules plus an amdgpu line (PRE-FS-2).
 void ensure_proc_modules_mirror();
 // <root>/module_amdgpu: initstate "live", refcnt, holders/, parameters/ (PRE-FS-2).

@@ -1,6 +1,8 @@
 // tests/conformance/hsakmt/topology_test.cpp - system, node, memory, cache and io-link properties.
 #include "hsakmt_fixture.h"
 
+#include <map>
+#include <utility>
 #include <vector>
 
 namespace hsakmt_conformance {
@@ -87,6 +89,55 @@ TEST_F(Hsakmt_Topology, IoLinksConnectExistingNodesBothWays) {
       for (const auto& r : links[l.NodeTo]) back |= r.NodeTo == n;
       EXPECT_TRUE(back) << "link " << n << " -> " << l.NodeTo << " has no way back";
     }
+}
+
+// KFD-TOPO-5: the CPU node's caches come from the KFD, each a CPU cache of one level whose
+// sibling map holds its first processor, and per level and type every core is in one of them.
+TEST_F(Hsakmt_Topology, KFD_TOPO_5_CpuNodeCachesCoverEveryCore) {
+  bool cpu_seen = false;
+  for (uint32_t n = 0; n < sys_.NumNodes; ++n) {
+    HsaNodeProperties p{};
+    ASSERT_EQ(hsaKmtGetNodeProperties(n, &p), HSAKMT_STATUS_SUCCESS);
+    if (p.NumCPUCores == 0) continue;
+    cpu_seen = true;
+    ASSERT_GT(p.NumCaches, 0u) << "node " << n;
+    std::vector<HsaCacheProperties> caches(p.NumCaches);
+    ASSERT_EQ(hsaKmtGetNodeCacheProperties(n, p.CComputeIdLo, p.NumCaches, caches.data()), HSAKMT_STATUS_SUCCESS);
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<int>> cover;
+    for (const auto& c : caches) {
+      EXPECT_EQ(c.CacheType.ui32.CPU, 1u);
+      EXPECT_GE(c.CacheLevel, 1u);
+      EXPECT_GT(c.CacheSize, 0u);
+      EXPECT_GT(c.CacheLineSize, 0u);
+      ASSERT_GE(c.ProcessorIdLow, p.CComputeIdLo);
+      ASSERT_LT(c.ProcessorIdLow - p.CComputeIdLo, p.NumCPUCores);
+      EXPECT_EQ(c.SiblingMap[c.ProcessorIdLow - p.CComputeIdLo], 1) << "level " << c.CacheLevel;
+      auto& seen = cover[{c.CacheLevel, c.CacheType.Value}];
+      seen.resize(p.NumCPUCores);
+      for (uint32_t b = 0; b < HSA_CPU_SIBLINGS; ++b) {
+        if (c.SiblingMap[b] == 0) continue;
+        ASSERT_LT(b, p.NumCPUCores) << "sibling past the node's cores";
+        ++seen[b];
+      }
+    }
+    for (const auto& [key, seen] : cover)
+      for (uint32_t core = 0; core < p.NumCPUCores; ++core)
+        EXPECT_EQ(seen[core], 1) << "level " << key.first << " type " << key.second << " core " << core;
+  }
+  EXPECT_TRUE(cpu_seen);
+}
+
+// KFD-TOPO-7: the GPU's PCIe link to the CPU is enabled and supports 32- and 64-bit atomics.
+TEST_F(Hsakmt_Topology, KFD_TOPO_7_GpuLinkIsEnabledWithPcieAtomics) {
+  ASSERT_GE(gpu_.NumIOLinks, 1u);
+  std::vector<HsaIoLinkProperties> links(gpu_.NumIOLinks);
+  ASSERT_EQ(hsaKmtGetNodeIoLinkProperties(gpu_node_, gpu_.NumIOLinks, links.data()), HSAKMT_STATUS_SUCCESS);
+  const HsaIoLinkProperties& l = links[0];
+  EXPECT_EQ(l.IoLinkType, HSA_IOLINKTYPE_PCIEXPRESS);
+  EXPECT_EQ(l.Flags.ui32.Override, 1u) << "CRAT_IOLINK_FLAGS_ENABLED";
+  EXPECT_EQ(l.Flags.ui32.NoAtomics32bit, 0u);
+  EXPECT_EQ(l.Flags.ui32.NoAtomics64bit, 0u);
+  EXPECT_EQ(l.Flags.ui32.NonCoherent, 0u) << "only the CPU->GPU direction is non-coherent";
 }
 
 TEST_F(Hsakmt_Topology, GetNodeIoLinkPropertiesTooManyAndBadNode) {
