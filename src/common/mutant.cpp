@@ -21,6 +21,8 @@ std::string_view mutant_name(Mutant m) noexcept {
     case Mutant::InvalidHeaderConsumed: return "invalid-header-consumed";
     case Mutant::BarrierPacketDoesNotBlock: return "barrier-packet-does-not-block";
     case Mutant::BarrierValueIgnoresCondition: return "barrier-value-ignores-condition";
+    case Mutant::MisalignedSignalUsed: return "misaligned-signal-used";
+    case Mutant::ReadIndexTranslatedOnce: return "read-index-translated-once";
     case Mutant::kCount: break;
   }
   return "unknown";

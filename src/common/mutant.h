@@ -25,6 +25,8 @@ enum class Mutant : uint32_t {
   InvalidHeaderConsumed,       // AQL-INV-1: INVALID slot consumed instead of waited on
   BarrierPacketDoesNotBlock,   // AQL-BAR-4: later packets launch past an incomplete BARRIER_VALUE
   BarrierValueIgnoresCondition,  // AQL-BAR-4: BARRIER_VALUE completes before its condition holds
+  MisalignedSignalUsed,        // AQL-SIG-6: a misaligned signal handle used with its low bits dropped
+  ReadIndexTranslatedOnce,     // AQL-MEM-1: the read index translated once and the pointer kept
   kCount
 };
 

@@ -70,6 +70,7 @@ std::string hex(uint64_t value) {
 }
 
 uint64_t* translate_mailbox(uint64_t va, void* memory) {
+  if (va % alignof(uint64_t) != 0) return nullptr;  // AQL-SIG-6: never an atomic on a misaligned word
   return static_cast<MemoryAccess*>(memory)->as<uint64_t>(va, Access::Write);
 }
 
@@ -124,6 +125,7 @@ struct PacketProcessor::Impl {
   std::unique_ptr<AdversarialQueue> adv;
   uint64_t adv_id = 0;
   std::vector<InFlight> deferred;  // AQL-FEN-4: completed dispatches whose writes are not yet visible
+  uint64_t* cached_read_index = nullptr;  // mutant ReadIndexTranslatedOnce only
 
   explicit Impl(QueueBinding b) : binding(std::move(b)) {}
   ~Impl() {
@@ -133,9 +135,10 @@ struct PacketProcessor::Impl {
   }
 
   amd_queue_t* queue() const { return binding.queue; }
-  uint32_t size() const { return queue()->hsa_queue.size; }
+  uint32_t size() const { return queue() ? queue()->hsa_queue.size : binding.ring_packets; }
   uint64_t slot_va(uint64_t id) const {
-    return reinterpret_cast<uint64_t>(queue()->hsa_queue.base_address) + (id & (size() - 1)) * aql::kPacketBytes;
+    const uint64_t base = queue() ? reinterpret_cast<uint64_t>(queue()->hsa_queue.base_address) : binding.ring_va;
+    return base + (id & (size() - 1)) * aql::kPacketBytes;
   }
 
   ProcessorStep fail(PacketFault fault, uint64_t id) {
@@ -151,6 +154,11 @@ struct PacketProcessor::Impl {
   }
 
   amd_signal_t* signal_at(uint64_t handle, Access access) {
+    // AQL-SIG-6: a signal whose 64-bit words are misaligned is a memory violation, never an atomic on it.
+    if (handle % alignof(uint64_t) != 0) {
+      if (!mutant_active(Mutant::MisalignedSignalUsed)) return nullptr;
+      handle &= ~uint64_t{alignof(uint64_t) - 1};  // the planted bug: the low bits dropped, as a bus would
+    }
     return binding.memory->as<amd_signal_t>(handle, access);
   }
 
@@ -314,7 +322,21 @@ struct PacketProcessor::Impl {
   // AQL-RET-2: read_index + 1 with a release store: the slot is the producers' again.
   void advance_read() {
     read = launching + 1;
-    atomic_field(queue()->read_dispatch_id).store(read, aql::kReadIndexStoreOrder);
+    if (queue()) {
+      atomic_field(queue()->read_dispatch_id).store(read, aql::kReadIndexStoreOrder);
+      return;
+    }
+    // AQL-MEM-1: the read index is reached through translation at every store.
+    auto* index = mutant_active(Mutant::ReadIndexTranslatedOnce) && cached_read_index != nullptr
+                      ? cached_read_index
+                      : binding.memory->as<uint64_t>(binding.read_index_va, Access::Write);
+    if (index == nullptr) {
+      fail(PacketFault{kStatusApertureViolation, "AQL-MEM-1: read index " + hex(binding.read_index_va) + " is not mapped",
+                       binding.read_index_va},
+           launching);
+      return;
+    }
+    std::atomic_ref<uint64_t>(*index).store(read, aql::kReadIndexStoreOrder);
   }
 
   ProcessorStep step_fetch() {
@@ -505,7 +527,11 @@ struct PacketProcessor::Impl {
   }
 
   void start_adversary() {
-    adv = std::make_unique<AdversarialQueue>(queue(), binding.memory);
+    amd_queue_t* descriptor = queue();
+    if (descriptor == nullptr && binding.amd_queue_va != 0 && binding.memory != nullptr) {
+      descriptor = binding.memory->as<amd_queue_t>(binding.amd_queue_va, Access::Read);
+    }
+    adv = std::make_unique<AdversarialQueue>(descriptor, binding.memory);
     adversary::QueueHooks hooks;
     hooks.check = [this] { adv->check_doorbell(); };
     hooks.flush = [this] { flush_deferred(); };
@@ -550,13 +576,27 @@ PacketProcessor::PacketProcessor(QueueBinding binding) : impl_(new Impl(std::mov
     s.fail(PacketFault{HSA_STATUS_ERROR_INVALID_ARGUMENT, "queue binding without memory access", 0}, 0);
     return;
   }
-  const uint32_t size = s.binding.queue != nullptr ? s.binding.queue->hsa_queue.size : 0;
-  if (s.binding.queue == nullptr || size == 0 || (size & (size - 1)) != 0 ||
-      s.binding.queue->hsa_queue.base_address == nullptr) {
+  const bool by_address = s.binding.queue == nullptr && s.binding.ring_va != 0;
+  const uint32_t size = s.binding.queue != nullptr ? s.binding.queue->hsa_queue.size : s.binding.ring_packets;
+  if ((s.binding.queue == nullptr && !by_address) || size == 0 || (size & (size - 1)) != 0 ||
+      (s.binding.queue != nullptr && s.binding.queue->hsa_queue.base_address == nullptr) ||
+      (by_address && (s.binding.ring_va % aql::kPacketBytes != 0 || s.binding.read_index_va % 8 != 0))) {
     s.fail(PacketFault{HSA_STATUS_ERROR_INVALID_QUEUE, "queue binding without a power-of-two ring", 0}, 0);
     return;
   }
-  s.read = atomic_field(s.binding.queue->read_dispatch_id).load(std::memory_order_acquire);
+  if (by_address) {
+    const auto* index = s.binding.memory->as<uint64_t>(s.binding.read_index_va, Access::Read);
+    if (index == nullptr) {
+      s.fail(PacketFault{kStatusApertureViolation, "AQL-MEM-1: read index " + hex(s.binding.read_index_va) + " is not mapped",
+                         s.binding.read_index_va},
+             0);
+      return;
+    }
+    s.read = std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(index)).load(std::memory_order_acquire);
+    if (mutant_active(Mutant::ReadIndexTranslatedOnce)) s.cached_read_index = const_cast<uint64_t*>(index);
+  } else {
+    s.read = atomic_field(s.binding.queue->read_dispatch_id).load(std::memory_order_acquire);
+  }
   s.launching = s.read;
   if (adversary::enabled()) s.start_adversary();
 }
@@ -564,7 +604,7 @@ PacketProcessor::PacketProcessor(QueueBinding binding) : impl_(new Impl(std::mov
 PacketProcessor::~PacketProcessor() { delete impl_; }
 
 ProcessorStep PacketProcessor::step_fetch() {
-  if (impl_->binding.queue == nullptr || impl_->binding.memory == nullptr) return {};
+  if ((impl_->binding.queue == nullptr && impl_->binding.ring_va == 0) || impl_->binding.memory == nullptr) return {};
   return impl_->step_fetch();
 }
 
@@ -588,7 +628,7 @@ uint64_t PacketProcessor::drain(uint64_t max_steps) {
 
 bool PacketProcessor::has_work() const {
   const Impl& s = *impl_;
-  if (s.binding.queue == nullptr || s.binding.memory == nullptr) return false;
+  if ((s.binding.queue == nullptr && s.binding.ring_va == 0) || s.binding.memory == nullptr) return false;
   if (s.phase != ProcessorPhase::Fetch || !s.in_flight.empty()) return true;
   if (s.error.load(std::memory_order_relaxed) || s.inactive.load(std::memory_order_relaxed)) return false;
   const auto* slot = static_cast<uint32_t*>(s.binding.memory->translate(s.slot_va(s.read), sizeof(uint32_t), Access::Read));

@@ -65,6 +65,16 @@ using AgentDispatchHandler = std::function<bool(const hsa_agent_dispatch_packet_
 
 struct QueueBinding {
   amd_queue_t* queue = nullptr;           // ring, indices and doorbell signal, ROCR's layout
+  // Or, with queue null, the queue as the CP knows it from the MQD (AQL-MEM-1): ring GPU VA and
+  // size in packets, and the GPU VA of the 64-bit read index, each translated at every use, so
+  // freeing or unmapping them is a fault, never a stale host pointer.
+  uint64_t ring_va = 0;
+  uint32_t ring_packets = 0;
+  uint64_t read_index_va = 0;
+  // The queue descriptor's GPU VA (amd_queue_t), for the adversarial mode only: its doorbell
+  // checks (gpu/adversarial_queue.h) read the doorbell signal through it. Translated once when
+  // the adversary binds; the fast mode never reads it.
+  uint64_t amd_queue_va = 0;
   MemoryAccess* memory = nullptr;          // every ring, signal, kernarg access goes through it
   InterruptHandler on_interrupt;
   QueueErrorHandler on_error;

@@ -20,15 +20,19 @@ thread_local AqlHwQueue* t_current = nullptr;
 // named by amd_queue_t.queue_inactive_signal, then,
 // like a completion, its event mailbox is written and the interrupt raised, so
 // the runtime's handler for that signal calls the queue's error callback.
-void report_queue_error(gpu::vm::GpuVm* vm, InterruptRing* ih, uint32_t pasid, amd_queue_t* q,
+void report_queue_error(gpu::vm::GpuVm* vm, InterruptRing* ih, uint32_t pasid, uint64_t amd_queue_va,
                         hsa_status_t status) noexcept {
-  const uint64_t signal_va = std::atomic_ref<uint64_t>(q->queue_inactive_signal.handle).load(std::memory_order_acquire);
-  if (signal_va == 0) return;
+  // AQL-MEM-1: the descriptor is translated now, not remembered from an earlier translation.
+  auto* handle = static_cast<uint64_t*>(vm->translate(amd_queue_va + offsetof(amd_queue_t, queue_inactive_signal),
+                                                      sizeof(uint64_t), gpu::Access::Read));
+  if (!handle) return;
+  const uint64_t signal_va = std::atomic_ref<uint64_t>(*handle).load(std::memory_order_acquire);
+  if (signal_va == 0 || signal_va % alignof(uint64_t) != 0) return;  // AQL-SIG-6: no atomic on it
   auto* s = static_cast<amd_signal_t*>(vm->translate(signal_va, sizeof(amd_signal_t), gpu::Access::ReadWrite));
   if (!s) return;
   std::atomic_ref<int64_t>(const_cast<int64_t&>(s->value)).store(static_cast<int64_t>(cp_queue_error_code(status)), std::memory_order_release);
   const uint64_t mailbox_va = std::atomic_ref<uint64_t>(s->event_mailbox_ptr).load(std::memory_order_relaxed);
-  if (mailbox_va == 0) return;
+  if (mailbox_va == 0 || mailbox_va % alignof(uint64_t) != 0) return;
   auto* mailbox = static_cast<uint64_t*>(vm->translate(mailbox_va, sizeof(uint64_t), gpu::Access::Write));
   if (!mailbox) return;
   const uint32_t event_id = std::atomic_ref<uint32_t>(s->event_id).load(std::memory_order_relaxed);
@@ -46,9 +50,17 @@ struct CurrentScope {
 };
 }  // namespace
 
-AqlHwQueue::AqlHwQueue(uint32_t pasid, gpu::vm::GpuVm* vm, InterruptRing* ih, uint64_t amd_queue_va,
-                       uint32_t priority, bool active)
-    : pasid_(pasid), vm_(vm), ih_(ih), amd_queue_va_(amd_queue_va), priority_(priority), active_(active) {}
+AqlHwQueue::AqlHwQueue(uint32_t pasid, gpu::vm::GpuVm* vm, InterruptRing* ih, uint64_t amd_queue_va, uint64_t ring_va,
+                       uint64_t ring_bytes, uint64_t read_pointer_va, uint32_t priority, bool active)
+    : pasid_(pasid),
+      vm_(vm),
+      ih_(ih),
+      amd_queue_va_(amd_queue_va),
+      ring_va_(ring_va),
+      ring_bytes_(ring_bytes),
+      read_pointer_va_(read_pointer_va),
+      priority_(priority),
+      active_(active) {}
 
 AqlHwQueue::~AqlHwQueue() = default;
 
@@ -56,14 +68,13 @@ AqlHwQueue* AqlHwQueue::current() noexcept { return t_current; }
 
 bool AqlHwQueue::bind() noexcept {
   CurrentScope scope(this);
-  // KFD-Q-5: the CP reads the queue descriptor through GPUVM like any other access.
-  auto* q = static_cast<amd_queue_t*>(vm_->translate(amd_queue_va_, sizeof(amd_queue_t), gpu::Access::ReadWrite));
-  if (!q) {
-    error_.store(true, std::memory_order_release);
-    return false;
-  }
+  // KFD-Q-5, AQL-MEM-1: the CP knows the ring and the read pointer from the MQD and reaches
+  // them through GPUVM at every access; nothing is translated once and kept.
   gpu::QueueBinding b;
-  b.queue = q;
+  b.ring_va = ring_va_;
+  b.ring_packets = static_cast<uint32_t>(ring_bytes_ / 64);
+  b.read_index_va = read_pointer_va_;
+  b.amd_queue_va = amd_queue_va_;  // the adversarial mode's doorbell checks only
   b.memory = vm_;
   const uint32_t pasid = pasid_;
   InterruptRing* ih = ih_;
@@ -74,9 +85,9 @@ bool AqlHwQueue::bind() noexcept {
     e.event_id = event_id;
     ih->push(e);
   };
-  b.on_error = [this, q, ih, pasid](hsa_status_t status, uint64_t) {
+  b.on_error = [this, ih, pasid](hsa_status_t status, uint64_t) {
     error_.store(true, std::memory_order_release);
-    report_queue_error(vm_, ih, pasid, q, status);
+    report_queue_error(vm_, ih, pasid, amd_queue_va_, status);
   };
   processor_ = std::make_unique<gpu::PacketProcessor>(std::move(b));
   return true;

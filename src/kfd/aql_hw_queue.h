@@ -1,10 +1,11 @@
 // kfd/aql_hw_queue.h - a COMPUTE_AQL user queue as the hardware scheduler runs it.
 //
-// Wraps the GPU model's packet processor over the process's GPUVM. The
-// amd_queue_t is found at write_pointer_address - offsetof(amd_queue_t,
-// write_dispatch_id) and translated through GPUVM when the queue is first
-// scheduled, so an unmapped queue faults like any other GPU access
-// (KFD-Q-5). Completions with an event mailbox and VM faults become IH ring
+// Wraps the GPU model's packet processor over the process's GPUVM. The ring
+// and the read pointer come from the MQD and are translated through GPUVM at
+// every access (AQL-MEM-1), so an unmapped or freed queue faults like any other
+// GPU access (KFD-Q-5) and never reaches pages the process no longer maps. The
+// amd_queue_t (at write_pointer_address - offsetof(amd_queue_t,
+// write_dispatch_id)) is read, also through GPUVM, only to report an error. Completions with an event mailbox and VM faults become IH ring
 // entries; a VM fault or a processor error puts the queue in error (KFD-FAULT-2).
 #pragma once
 
@@ -24,8 +25,10 @@ namespace rocref::kfd {
 
 class AqlHwQueue final : public HwQueue {
  public:
-  AqlHwQueue(uint32_t pasid, gpu::vm::GpuVm* vm, InterruptRing* ih, uint64_t amd_queue_va, uint32_t priority,
-             bool active);
+  // The ring (GPU VA, bytes) and read pointer are the MQD's (CREATE_QUEUE's); amd_queue_va is
+  // where ROCR's amd_queue_t lies, read only for its queue_inactive_signal on an error.
+  AqlHwQueue(uint32_t pasid, gpu::vm::GpuVm* vm, InterruptRing* ih, uint64_t amd_queue_va, uint64_t ring_va,
+             uint64_t ring_bytes, uint64_t read_pointer_va, uint32_t priority, bool active);
   ~AqlHwQueue() override;
 
   uint32_t priority() const noexcept override { return priority_.load(std::memory_order_relaxed); }
@@ -47,6 +50,9 @@ class AqlHwQueue final : public HwQueue {
   gpu::vm::GpuVm* const vm_;
   InterruptRing* const ih_;
   const uint64_t amd_queue_va_;
+  const uint64_t ring_va_;
+  const uint64_t ring_bytes_;
+  const uint64_t read_pointer_va_;
   std::atomic<uint32_t> priority_;
   std::atomic<bool> active_;
   std::atomic<bool> error_{false};

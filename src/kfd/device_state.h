@@ -72,6 +72,8 @@ struct DeviceState {
   void destroy_event_locked(Process& p, uint32_t id);
   void destroy_queue_locked(Process& p, uint32_t id);
   void release_process_locked(Process& p);
+  // Waits until no time slice runs: no engine holds a pointer translated before this call.
+  void quiesce_engines();
 };
 
 // ioctl handlers: kfd_ioctl_<verb>_<noun>, as amdkfd names them. Called with mu held and

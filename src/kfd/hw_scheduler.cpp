@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "gpu/vm/gpu_vm.h"
+
 namespace rocref::kfd {
 
 HwScheduler::HwScheduler(unsigned pipes, unsigned slots_per_pipe, unsigned quantum)
@@ -23,6 +25,8 @@ void HwScheduler::remove(HwQueue* q) {
   mapped_.erase(std::remove(mapped_.begin(), mapped_.end(), q), mapped_.end());
 }
 
+void HwScheduler::quiesce() { std::lock_guard<std::mutex> lock(mu_); }
+
 std::vector<HwQueue*> HwScheduler::mapped() const {
   std::lock_guard<std::mutex> lock(mu_);
   return mapped_;
@@ -39,6 +43,9 @@ bool HwScheduler::run_slice() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     after = after_slice_;
+    // KFD-MEM-10: after the GPU was idle (or every 64 slices of work), USERPTR buffers are asked
+    // again whether their pages are present, before any queue steps (the MMU notifier's effect).
+    if (idle_ || tick_ % 64 == 0) gpu::vm::GpuVm::new_userptr_epoch();
     std::vector<HwQueue*> ready;
     for (HwQueue* q : queues_)
       if (q->runnable()) ready.push_back(q);
@@ -64,6 +71,7 @@ bool HwScheduler::run_slice() {
       progress |= any;
       if (!any) break;
     }
+    idle_ = !progress;
   }
   if (after) after();
   return progress;

@@ -42,6 +42,7 @@ class HwScheduler {
   void add(HwQueue* q);
   void remove(HwQueue* q);  // waits for a running slice: the queue is never stepped afterwards
   bool run_slice();         // one time slice; true when some queue progressed
+  void quiesce();           // returns once no slice is running (engines step only inside one)
   unsigned slots() const noexcept { return slots_; }
   std::vector<HwQueue*> mapped() const;  // queues mapped in the last slice
 
@@ -55,6 +56,7 @@ class HwScheduler {
   std::vector<HwQueue*> queues_;
   std::vector<HwQueue*> mapped_;
   uint64_t tick_ = 0;
+  bool idle_ = true;  // the last slice made no progress
   std::function<void()> after_slice_;
 };
 

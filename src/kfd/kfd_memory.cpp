@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kfd/device_state.h"
+#include "kfd/kfd_mutant.h"
 #include "kfd/user_copy.h"
 
 namespace rocref::kfd {
@@ -83,10 +84,15 @@ int kfd_ioctl_alloc_memory_of_gpu(IoctlCall& c) {
     }
     case BoKind::Userptr: {
       // KFD-MEM-3: the user's pages back the buffer; they must exist now (get_user_pages).
+      // KFD-MEM-10: the GPU sees a pinned view of them, never the user's mapping itself.
       const uint64_t user = args->mmap_offset;
       if ((user & (kPage - 1)) != 0) return -EINVAL;
-      if (!user_range_mapped(user, size)) return -EFAULT;
-      bo.host = reinterpret_cast<uint8_t*>(static_cast<uintptr_t>(user));
+      std::unique_ptr<UserptrPin> pin;
+      const bool writable = (f & KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE) != 0 &&
+                            !kfd_mutant_active(KfdMutant::UserptrWriteUnchecked);
+      if (const int err = UserptrPin::create(user, size, writable, &pin)) return err;
+      bo.pin = std::move(pin);
+      bo.host = bo.pin->host();
       bo.mmap_offset = user;
       break;
     }
@@ -119,6 +125,9 @@ int kfd_ioctl_free_memory_of_gpu(IoctlCall& c) {
   if (bo->mapped) return -EBUSY;  // amdgpu: "BO VA ... is still mapped"
   if (bo->kind == BoKind::Vram) d.vram.release(bo->arena_offset, bo->size);
   if (bo->kind == BoKind::Gtt) d.gtt.release(bo->arena_offset, bo->size);
+  // KFD-MEM-10: an engine may still hold a pointer into the pinned view that it translated
+  // before the unmap; the running time slices end before the view goes away.
+  if (bo->pin) d.quiesce_engines();
   p.bos.erase(bo->idr);
   return 0;
 }
@@ -153,7 +162,9 @@ int kfd_ioctl_map_memory_to_gpu(IoctlCall& c) {
   Process& p = c.p;
   return for_each_device(c, args, [&p](BufferObject& bo) {
     if (bo.mapped) return 0;  // already in this VM: nothing to do
-    const int err = p.vm->map(bo.va, reinterpret_cast<uintptr_t>(bo.host), bo.size, pte_flags_for(bo));
+    const uint64_t host = reinterpret_cast<uintptr_t>(bo.host);
+    const int err = bo.pin ? p.vm->map_userptr(bo.va, host, bo.size, pte_flags_for(bo), bo.pin->user(), &user_range_present)
+                           : p.vm->map(bo.va, host, bo.size, pte_flags_for(bo));
     if (err) return err;  // overlapping VA or out of range: -EINVAL, nothing mapped
     bo.mapped = true;
     return 0;

@@ -15,11 +15,17 @@ void DeviceState::release_process_locked(Process& p) {
     if (bo.kind == BoKind::Vram) vram.release(bo.arena_offset, bo.size);
     if (bo.kind == BoKind::Gtt) gtt.release(bo.arena_offset, bo.size);
   }
+  quiesce_engines();  // KFD-MEM-10: pinned USERPTR views outlive every slice that used them
   p.bos.clear();
   p.vm->invalidate_tlb();
   p.signal_slots = nullptr;
   p.signal_slot_count = 0;
   p.own_event_page.reset();
+}
+
+void DeviceState::quiesce_engines() {
+  hws.quiesce();
+  sdma_hws.quiesce();
 }
 
 void DeviceState::drain_interrupts() {

@@ -18,7 +18,9 @@
 #include "gpu/vm/gpu_vm.h"
 #include "kfd/host_arena.h"
 #include "kfd/kfd_abi.h"
+#include "kfd/pm4_hw_queue.h"
 #include "kfd/sdma_hw_queue.h"
+#include "kfd/userptr_pin.h"
 
 namespace rocref::kfd {
 
@@ -36,6 +38,7 @@ struct BufferObject {
   uint8_t* host = nullptr;   // the host pages backing the buffer (what PTEs point at)
   uint64_t mmap_offset = 0;  // render-node offset (VRAM, GTT) or /dev/kfd offset (doorbell, MMIO)
   bool mapped = false;       // mapped to the (one) GPU
+  std::shared_ptr<UserptrPin> pin;  // USERPTR: the pinned pages (host points into its view)
 };
 
 // The memory queue descriptor the driver builds for the scheduler (v9_mqd's essentials).
@@ -65,6 +68,7 @@ struct UserQueue {
   Mqd mqd;
   std::unique_ptr<AqlHwQueue> hw;  // COMPUTE_AQL only; SDMA queues are kept for the SDMA engine
   std::unique_ptr<SdmaHwQueue> sdma;  // SDMA and SDMA_XGMI: the gpu/sdma engine
+  std::unique_ptr<Pm4HwQueue> pm4;    // COMPUTE: a PM4 ring on the gpu/pm4 queue (KFD-Q-9)
 };
 
 struct EventWaiter;

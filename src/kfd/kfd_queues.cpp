@@ -3,7 +3,7 @@
 // CREATE_QUEUE checks every argument before it changes anything (KFD-Q-1),
 // takes a doorbell of the process's page, builds the MQD and hands the queue
 // to the hardware scheduler (KFD-Q-2). COMPUTE_AQL queues run on the packet
-// processor; SDMA queues are accepted and kept for the SDMA engine.
+// processor, COMPUTE (PM4) queues on the PM4 queue, SDMA queues on the SDMA engine.
 #include <hsa/amd_hsa_queue.h>
 #include <linux/kfd_ioctl.h>
 
@@ -15,6 +15,7 @@
 
 #include "kfd/aql_hw_queue.h"
 #include "kfd/device_state.h"
+#include "kfd/kfd_mutant.h"
 #include "kfd/user_copy.h"
 
 namespace rocref::kfd {
@@ -25,6 +26,13 @@ constexpr uint64_t kTaskSize = uint64_t{1} << 47;
 constexpr uint32_t kMaxQueuesPerProcess = 1024;  // KFD_MAX_NUM_OF_QUEUES_PER_PROCESS
 
 bool access_ok(uint64_t addr, uint64_t size) { return addr <= kTaskSize && size <= kTaskSize - addr; }
+
+// KFD-Q-7: what the CP's registers can hold. CP_HQD_PQ_BASE (and SDMA's RB_BASE) take the ring
+// address >> 8; the read and write pointers are 64-bit words the CP (and the GPU model)
+// accesses atomically, so they must be naturally aligned. Anything else is -EINVAL here
+// rather than a silently truncated address or a split atomic later.
+constexpr uint64_t kRingBaseAlign = 256;
+constexpr uint64_t kPointerAlign = 8;
 
 bool queue_active(uint64_t base, uint32_t size, uint32_t percent) { return size > 0 && base != 0 && percent > 0; }
 
@@ -39,6 +47,7 @@ void DeviceState::destroy_queue_locked(Process& p, uint32_t id) {
   if (it == p.queues.end()) return;
   if (it->second.hw) hws.remove(it->second.hw.get());  // never stepped again after this returns
   if (it->second.sdma) sdma_hws.remove(it->second.sdma.get());
+  if (it->second.pm4) hws.remove(it->second.pm4.get());
   p.doorbell_used.reset(it->second.doorbell_index);
   p.queues.erase(it);
 }
@@ -55,6 +64,11 @@ int kfd_ioctl_create_queue(IoctlCall& c) {
   if (args->ring_size != 0 && !std::has_single_bit(args->ring_size)) return -EINVAL;
   if (!access_ok(args->read_pointer_address, sizeof(uint32_t))) return -EFAULT;
   if (!access_ok(args->write_pointer_address, sizeof(uint32_t))) return -EFAULT;
+  if (!kfd_mutant_active(KfdMutant::QueueAlignmentUnchecked)) {  // KFD-Q-7
+    if (args->ring_base_address % kRingBaseAlign != 0) return -EINVAL;
+    if (args->read_pointer_address % kPointerAlign != 0 || args->write_pointer_address % kPointerAlign != 0)
+      return -EINVAL;
+  }
   if (args->eop_buffer_address && !access_ok(args->eop_buffer_address, sizeof(uint32_t))) return -EFAULT;
   if (args->ctx_save_restore_address && !access_ok(args->ctx_save_restore_address, sizeof(uint32_t)))
     return -EFAULT;
@@ -95,7 +109,8 @@ int kfd_ioctl_create_queue(IoctlCall& c) {
   if (type == KFD_IOC_QUEUE_TYPE_COMPUTE_AQL) {
     // KFD-Q-3: ROCR's amd_queue_t ends at its write_dispatch_id, which is the write pointer.
     const uint64_t amd_queue_va = args->write_pointer_address - offsetof(amd_queue_t, write_dispatch_id);
-    q.hw = std::make_unique<AqlHwQueue>(p.pasid, p.vm.get(), &d.ih, amd_queue_va, args->queue_priority, active);
+    q.hw = std::make_unique<AqlHwQueue>(p.pasid, p.vm.get(), &d.ih, amd_queue_va, args->ring_base_address,
+                                        args->ring_size, args->read_pointer_address, args->queue_priority, active);
   }
   if (type == KFD_IOC_QUEUE_TYPE_SDMA || type == KFD_IOC_QUEUE_TYPE_SDMA_XGMI) {
     // SDMA-RING-2: the doorbell slot carries the ring's byte write pointer.
@@ -104,13 +119,22 @@ int kfd_ioctl_create_queue(IoctlCall& c) {
                              reinterpret_cast<const uint64_t*>(p.doorbells->at(uint64_t{db} * sizeof(uint64_t)))};
     q.sdma = std::make_unique<SdmaHwQueue>(p.pasid, p.vm.get(), &d.ih, where, args->queue_priority, active);
   }
+  if (type == KFD_IOC_QUEUE_TYPE_COMPUTE) {
+    // KFD-Q-9: a PM4 ring on the compute slots; its doorbell carries the write pointer in dwords.
+    q.pm4 = std::make_unique<Pm4HwQueue>(p.pasid, p.vm.get(), &d.ih, args->ring_base_address, args->ring_size,
+                                         args->read_pointer_address,
+                                         reinterpret_cast<const uint64_t*>(p.doorbells->at(uint64_t{db} * sizeof(uint64_t))),
+                                         args->queue_priority, active);
+  }
   p.doorbell_used.set(db);
   AqlHwQueue* hw = q.hw.get();
   SdmaHwQueue* sdma = q.sdma.get();
+  Pm4HwQueue* pm4 = q.pm4.get();
   p.queues.emplace(qid, std::move(q));
   if (hw) d.hws.add(hw);
+  if (pm4) d.hws.add(pm4);
   if (sdma) d.sdma_hws.add(sdma);
-  if (hw || sdma) d.engines.channel().notify();
+  if (hw || sdma || pm4) d.engines.channel().notify();
   args->queue_id = qid;
   // SOC15: the offset carries the doorbell's byte offset inside the process's 8 KiB page.
   args->doorbell_offset = kMmapTypeDoorbell | mmap_gpu_id(d.gpu_id()) | (uint64_t{db} * sizeof(uint64_t));
@@ -130,6 +154,7 @@ int kfd_ioctl_update_queue(IoctlCall& c) {
   if (args->queue_priority > KFD_MAX_QUEUE_PRIORITY) return -EINVAL;
   if (args->ring_base_address && !access_ok(args->ring_base_address, sizeof(uint64_t))) return -EFAULT;
   if (args->ring_size != 0 && !std::has_single_bit(args->ring_size)) return -EINVAL;
+  if (args->ring_base_address % kRingBaseAlign != 0) return -EINVAL;  // KFD-Q-7
   auto it = c.p.queues.find(args->queue_id);
   if (it == c.p.queues.end()) return -EFAULT;  // pqm_update_queue: "No queue %d exists"
   UserQueue& q = it->second;
@@ -149,6 +174,12 @@ int kfd_ioctl_update_queue(IoctlCall& c) {
   if (q.hw) {
     q.hw->set_priority(args->queue_priority);
     q.hw->set_active(q.mqd.active);
+    c.dev.engines.channel().notify();
+  }
+  if (q.pm4) {  // KFD-Q-9: the new ring, and disabled by a null ring, size 0 or percentage 0
+    if (q.mqd.active) q.pm4->set_ring(args->ring_base_address, args->ring_size);
+    q.pm4->set_priority(args->queue_priority);
+    if (!kfd_mutant_active(KfdMutant::Pm4DisableIgnored)) q.pm4->set_active(q.mqd.active);
     c.dev.engines.channel().notify();
   }
   return 0;

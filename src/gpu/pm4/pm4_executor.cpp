@@ -69,6 +69,27 @@ bool write_data(const uint32_t* p, uint32_t n, const Pm4Context& ctx, Pm4Result&
 
 }  // namespace
 
+bool run_packet(const uint32_t* p, uint32_t n, const Pm4Context& ctx, int depth, Pm4Result& r) {
+  switch (opcode_of(p[0])) {
+    case kItNop:
+    case kItAcquireMem:  // PM4-ACQ-1: caches are not modeled; the acquire is a no-op
+      return true;
+    case kItReleaseMem:
+      return release_mem(p, n, ctx, r);
+    case kItWriteData:
+      return write_data(p, n, ctx, r);
+    case kItIndirectBuffer: {
+      if (n != 4 || !ib_valid(p[3])) return fail(r, "PM4-IB-1: INDIRECT_BUFFER not 4 dwords or not valid");
+      Pm4Result inner = execute_ib(ib_base(p[1], p[2]), ib_size_dw(p[3]), ctx, depth + 1);
+      r.packets += inner.packets;
+      if (!inner.ok) return fail(r, std::move(inner.what));
+      return true;
+    }
+    default:
+      return fail(r, "PM4-PKT-3: unknown PM4 opcode " + hex(opcode_of(p[0])));
+  }
+}
+
 Pm4Result execute_ib(uint64_t va, uint32_t size_dw, const Pm4Context& ctx, int depth) {
   Pm4Result r;
   if (ctx.memory == nullptr) {
@@ -107,34 +128,9 @@ Pm4Result execute_ib(uint64_t va, uint32_t size_dw, const Pm4Context& ctx, int d
       fail(r, "PM4-PKT-1: packet of " + std::to_string(n) + " dwords runs past the IB end");
       return r;
     }
-    const uint32_t* p = dw.data() + at;
-    switch (opcode_of(header)) {
-      case kItNop:
-      case kItAcquireMem:  // PM4-ACQ-1: caches are not modeled; the acquire is a no-op
-        break;
-      case kItReleaseMem:
-        if (!release_mem(p, n, ctx, r)) return r;
-        break;
-      case kItWriteData:
-        if (!write_data(p, n, ctx, r)) return r;
-        break;
-      case kItIndirectBuffer: {
-        if (n != 4 || !ib_valid(p[3])) {
-          fail(r, "PM4-IB-1: INDIRECT_BUFFER not 4 dwords or not valid");
-          return r;
-        }
-        Pm4Result inner = execute_ib(ib_base(p[1], p[2]), ib_size_dw(p[3]), ctx, depth + 1);
-        r.packets += inner.packets;
-        if (!inner.ok) {
-          r.ok = false;
-          r.what = std::move(inner.what);
-          return r;
-        }
-        break;
-      }
-      default:
-        fail(r, "PM4-PKT-3: unknown PM4 opcode " + hex(opcode_of(header)) + " at dword " + std::to_string(at));
-        return r;
+    if (!run_packet(dw.data() + at, n, ctx, depth, r)) {
+      r.what += " at dword " + std::to_string(at);
+      return r;
     }
     ++r.packets;
     at += n;

@@ -29,5 +29,8 @@ struct Pm4Result {
 inline constexpr int kMaxIbDepth = 2;  // the AQL jump IB plus one chained level
 
 Pm4Result execute_ib(uint64_t va, uint32_t size_dw, const Pm4Context& ctx, int depth = 0);
+// Runs one type-3 packet of n dwords (n = dwords_of(p[0])) already copied out of its ring or
+// IB; false (and r.what) on an error. An INDIRECT_BUFFER runs its IB at depth + 1.
+bool run_packet(const uint32_t* p, uint32_t n, const Pm4Context& ctx, int depth, Pm4Result& r);
 
 }  // namespace rocref::gpu::pm4

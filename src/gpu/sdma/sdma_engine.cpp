@@ -77,12 +77,20 @@ SdmaStep SdmaEngine::step() {
   const uint64_t first = (rptr_ / 4) & (ring_dw - 1);
   auto dw_at = [&](uint64_t i) { return __atomic_load_n(&ring[(first + i) & (ring_dw - 1)], __ATOMIC_RELAXED); };
 
-  const uint32_t header = dw_at(0);
+  // SDMA-PKT-4: every ring dword is read once, into `pkt`, and decoded from there: a producer
+  // rewriting the slot meanwhile cannot make the length and the packet disagree.
+  std::vector<uint32_t> pkt;
+  auto once_at = [&](uint64_t i) {
+    while (pkt.size() <= i) pkt.push_back(dw_at(pkt.size()));
+    return pkt[i];
+  };
+  const uint32_t header = once_at(0);
+  sdma_header_read_hook();
   const uint32_t op = op_of(header);
   // SDMA-PKT-1: the length is known before anything is consumed; a count field not yet
   // written means the packet is incomplete, so wait.
   if (op == kOpWrite && avail < kWriteLinearHeaderDw) return SdmaStep{SdmaAction::None, op, rptr_};
-  std::optional<uint64_t> len = packet_dwords(header, dw_at);
+  std::optional<uint64_t> len = packet_dwords(header, once_at);
   if (!len) {
     return fail(SdmaError::UnknownPacket, rptr_, op,
                 "SDMA-ERR-1: unknown packet op " + std::to_string(op) + " sub-op " + std::to_string(sub_op_of(header)));
@@ -91,8 +99,16 @@ SdmaStep SdmaEngine::step() {
   if (*len > ring_dw) return fail(SdmaError::MalformedPacket, rptr_, op, "SDMA-ERR-2: packet longer than the ring");
   if (*len > avail) return SdmaStep{SdmaAction::None, op, rptr_};  // SDMA-PKT-2: wait for the rest
 
-  std::vector<uint32_t> pkt(*len);
-  for (uint64_t i = 0; i < *len; ++i) pkt[i] = dw_at(i);
+  if (*len > 0) once_at(*len - 1);  // the rest of the packet, each dword read once
+  pkt.resize(*len);
+  if (sdma_mutant_active(SdmaMutant::PacketReadTwice)) {
+    // The planted bug (the old fetch): the header is read again after the length was taken
+    // and the decode follows the new one; zeros stand for the bytes it read past the packet.
+    pkt[0] = dw_at(0);
+    if (const auto again = packet_dwords(pkt[0], [&](uint64_t i) { return i < pkt.size() ? pkt[i] : 0u; })) {
+      if (*again > pkt.size()) pkt.resize(*again, 0);
+    }
+  }
 
   SdmaError err = SdmaError::None;
   std::string what;

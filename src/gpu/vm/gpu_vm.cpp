@@ -1,6 +1,7 @@
 // gpu/vm/gpu_vm.cpp - GPU address translation through TLB and page table, with fault reports.
 #include "gpu/vm/gpu_vm.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <string>
@@ -29,13 +30,51 @@ int GpuVm::map(uint64_t va, uint64_t host, uint64_t size, uint64_t flags) {
   return table_.map(va, host, npages, flags & ~kPteValid);
 }
 
+int GpuVm::map_userptr(uint64_t va, uint64_t host, uint64_t size, uint64_t flags, uint64_t user,
+                       UserPresence present) {
+  const int err = map(va, host, size, flags);
+  if (err != 0 || present == nullptr) return err;
+  std::lock_guard<std::mutex> lock(mu_);
+  userptr_[va] = UserRange{va + (((size + kPageSize - 1) >> kPageShift) << kPageShift), user, present, false};
+  return 0;
+}
+
 int GpuVm::unmap(uint64_t va, uint64_t size) {
   if (size == 0 || size > kVaLimit) return -EINVAL;
   const uint64_t npages = (size + kPageSize - 1) >> kPageShift;
   ROCREF_TRACE_EVENT(trace::Layer::Gpu, "GPUVM: page-table unmap",
                      "va=0x" + to_hex(va) + " pages=" + std::to_string(npages));
   std::lock_guard<std::mutex> lock(mu_);
-  return table_.unmap(va, npages);
+  const int err = table_.unmap(va, npages);
+  if (err == 0) userptr_.erase(userptr_.lower_bound(va), userptr_.lower_bound(va + (npages << kPageShift)));
+  return err;
+}
+
+namespace {
+std::atomic<uint64_t> g_userptr_epoch{1};
+}  // namespace
+
+void GpuVm::new_userptr_epoch() noexcept { g_userptr_epoch.fetch_add(1, std::memory_order_acq_rel); }
+
+// VM-USERPTR-1: the MMU notifier, asked at use. Called with mu_ held for a valid system page.
+bool GpuVm::userptr_evicted(uint64_t page, uint64_t access_end, uint64_t* checked_end) noexcept {
+  *checked_end = page + kPageSize;
+  auto it = userptr_.upper_bound(page);
+  if (it == userptr_.begin()) return false;
+  --it;
+  UserRange& r = it->second;
+  if (page >= r.end) return false;
+  *checked_end = access_end < r.end ? access_end : r.end;
+  if (vm_mutant_active(VmMutant::UserptrEvictionIgnored)) return false;
+  if (r.evicted) return true;
+  const uint64_t epoch = g_userptr_epoch.load(std::memory_order_acquire);
+  if (r.checked_epoch == epoch) return false;  // already asked since the GPU was last idle
+  // The part of this access inside the buffer, in the application's addresses (any page of a
+  // buffer gone evicts all of it, as amdkfd's notifier does): one question per buffer per epoch.
+  const uint64_t end = access_end < r.end ? access_end : r.end;
+  if (!r.present(r.user + (page - it->first), end - page)) r.evicted = true;
+  r.checked_epoch = epoch;
+  return r.evicted;
 }
 
 void GpuVm::invalidate_tlb() noexcept {
@@ -63,6 +102,7 @@ void* GpuVm::resolve(uint64_t va, size_t size, Access access, bool use_tlb, VmFa
   const uint64_t need = static_cast<uint64_t>(access);
   const uint64_t more = extra_pages(d, va, len);
   Xlate<VmConcreteDomain> x = xlate_start(d, va);
+  uint64_t userptr_checked = 0;  // VM-USERPTR-1: one presence check per buffer per access
   for (uint64_t i = 0; i <= more && x.fault == kXlateOk; ++i) {
     const uint64_t page = page_base(d, va) + (i << kPageShift);
     uint64_t pte = use_tlb ? tlb_.lookup(page) : 0;
@@ -71,6 +111,12 @@ void* GpuVm::resolve(uint64_t va, size_t size, Access access, bool use_tlb, VmFa
       if (use_tlb && (pte & kPteValid)) tlb_.insert(page, pte);
     }
     x = xlate_page(d, x, va, page, pte, need);
+    // VM-USERPTR-1: a USERPTR buffer whose pages went away is evicted; the access faults.
+    if (x.fault == kXlateOk && (pte & kPteSystem) && !userptr_.empty() && page >= userptr_checked &&
+        userptr_evicted(page, va + len, &userptr_checked)) {
+      x.fault = kXlateNotPresent;
+      x.fault_page = page;
+    }
   }
   if (x.fault == kXlateOk) return reinterpret_cast<void*>(static_cast<uintptr_t>(xlate_address(d, x, va)));
   fault->va = x.fault_page;

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <mutex>
 
 #include "gpu/memory_access.h"
@@ -29,6 +30,8 @@ struct VmFault {
 };
 
 using VmFaultHandler = std::function<void(const VmFault&)>;
+// Whether the application still maps [addr, addr + size) (the MMU notifier's question).
+using UserPresence = bool (*)(uint64_t addr, uint64_t size) noexcept;
 
 class GpuVm final : public MemoryAccess {
  public:
@@ -38,9 +41,19 @@ class GpuVm final : public MemoryAccess {
   // rounded up to pages) with kPte* flags. 0, or -EINVAL (misaligned, outside
   // the 48-bit space, overlapping an existing mapping; nothing changes).
   int map(uint64_t va, uint64_t host, uint64_t size, uint64_t flags);
+  // map() for a USERPTR buffer whose application pages start at `user` (VM-USERPTR-1):
+  // the first translation into it in each userptr epoch asks present(user range); the first
+  // "no" evicts the buffer for good (amdkfd's MMU-notifier eviction; restore finds no pages)
+  // and every access to it is then a not-present fault. `host` is the driver's pinned view.
+  int map_userptr(uint64_t va, uint64_t host, uint64_t size, uint64_t flags, uint64_t user, UserPresence present);
   // Unmaps [va, va + size): 0, or -EINVAL when any page is not mapped. Does
   // not touch the TLB: the caller invalidates (VM-TLB-1).
   int unmap(uint64_t va, uint64_t size);
+  // Starts a new userptr epoch for every VM: the next translation into each USERPTR buffer
+  // asks again whether its pages are present. The KFD starts one whenever the GPU was idle
+  // (a time slice without progress), so a munmap made while the queues were idle is seen by
+  // the next access, at the cost of one presence check per buffer per busy period.
+  static void new_userptr_epoch() noexcept;
   void invalidate_tlb() noexcept;
   void invalidate_tlb_range(uint64_t va, uint64_t size) noexcept;
 
@@ -57,6 +70,15 @@ class GpuVm final : public MemoryAccess {
 
  private:
   void* resolve(uint64_t va, size_t size, Access access, bool use_tlb, VmFault* fault) noexcept;
+  bool userptr_evicted(uint64_t page, uint64_t access_end, uint64_t* checked_end) noexcept;
+
+  struct UserRange {
+    uint64_t end = 0;   // GPU VA past the buffer
+    uint64_t user = 0;  // application address of the buffer's first page
+    UserPresence present = nullptr;
+    bool evicted = false;
+    uint64_t checked_epoch = 0;  // the epoch of the last presence check (0: never)
+  };
 
   const uint32_t vmid_;
   mutable std::mutex mu_;
@@ -64,6 +86,7 @@ class GpuVm final : public MemoryAccess {
   Tlb tlb_;
   VmFaultHandler on_fault_;
   uint64_t faults_ = 0;
+  std::map<uint64_t, UserRange> userptr_;  // by GPU VA of the buffer's first page
 };
 
 }  // namespace rocref::gpu::vm

@@ -16,6 +16,7 @@ enum class VmMutant : uint32_t {
   UnmapLeavesLastPage,    // VM-MAP-3: unmap of n pages clears only n-1
   PteAddressDropsBit47,   // VM-PTE-1: the PTE address field loses bit 47
   TranslateChecksFirstPageOnly,  // VM-XLATE-2: a page-crossing access checks only its first page
+  UserptrEvictionIgnored, // VM-USERPTR-1: a USERPTR buffer whose pages went away still translates
   kCount
 };
 

@@ -35,7 +35,7 @@ TEST_F(Hsakmt_Queue, MoreQueuesThanHardwareSlotsAllSucceed) {
 
 TEST_F(Hsakmt_Queue, BadNodeReturnsInvalidNodeUnit) {
   HsaQueueResource r{};
-  static uint8_t ring[4096];
+  alignas(4096) static uint8_t ring[4096];
   EXPECT_EQ(hsaKmtCreateQueue(sys_.NumNodes, HSA_QUEUE_COMPUTE_AQL, 100, HSA_QUEUE_PRIORITY_NORMAL, ring,
                               sizeof ring, nullptr, &r),
             HSAKMT_STATUS_INVALID_NODE_UNIT);
@@ -43,7 +43,7 @@ TEST_F(Hsakmt_Queue, BadNodeReturnsInvalidNodeUnit) {
 
 TEST_F(Hsakmt_Queue, BadPriorityOrTypeReturnsInvalidParameter) {
   HsaQueueResource r{};
-  static uint8_t ring[4096];
+  alignas(4096) static uint8_t ring[4096];
   EXPECT_EQ(hsaKmtCreateQueue(gpu_node_, HSA_QUEUE_COMPUTE_AQL, 100, static_cast<HSA_QUEUE_PRIORITY>(4), ring,
                               sizeof ring, nullptr, &r),
             HSAKMT_STATUS_INVALID_PARAMETER);
@@ -65,7 +65,7 @@ TEST_F(Hsakmt_Queue, CpuNodeReturnsError) {
   }
   if (cpu == sys_.NumNodes) GTEST_SKIP() << "no CPU node";
   HsaQueueResource r{};
-  static uint8_t ring[4096];
+  alignas(4096) static uint8_t ring[4096];
   EXPECT_EQ(hsaKmtCreateQueue(cpu, HSA_QUEUE_COMPUTE_AQL, 100, HSA_QUEUE_PRIORITY_NORMAL, ring, sizeof ring,
                               nullptr, &r),
             HSAKMT_STATUS_ERROR);
@@ -87,7 +87,7 @@ TEST_F(Hsakmt_Queue, DoubleDestroyReturnsInvalidHandle) {
 TEST_F(Hsakmt_Queue, UpdateQueueChangesPriorityAndChecksArguments) {
   const HsaQueueResource r = make_aql_queue();
   ASSERT_NE(static_cast<HSA_QUEUEID>(r.QueueId), 0u);
-  static uint8_t ring[64 * 256];
+  alignas(4096) static uint8_t ring[64 * 256];  // KFD-Q-7: the CP takes ring base >> 8
   EXPECT_EQ(hsaKmtUpdateQueue(r.QueueId, 50, HSA_QUEUE_PRIORITY_HIGH, ring, sizeof ring, nullptr),
             HSAKMT_STATUS_SUCCESS);
   EXPECT_EQ(hsaKmtUpdateQueue(r.QueueId, 50, static_cast<HSA_QUEUE_PRIORITY>(9), ring, sizeof ring, nullptr),

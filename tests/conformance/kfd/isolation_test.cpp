@@ -96,5 +96,62 @@ TEST_F(TwoProcesses, KFD_PROC_1_EventsAreProcessLocal) {
   EXPECT_EQ(b.io(AMDKFD_IOC_SET_EVENT, &s), -EINVAL);
 }
 
+uint64_t wait_read_index(const AqlQueue& q, uint64_t want) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  uint64_t r = 0;
+  while ((r = std::atomic_ref<uint64_t>(plain(q.q->read_dispatch_id)).load()) < want &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return r;
+}
+
+// KFD-Q-8: process A frees its AQL queue's memory while the queue exists; process B gets the same
+// addresses. A's queue reaches its memory through A's GPUVM only, so it faults in A and never
+// writes B's pages (the packet processor used to keep a host pointer to A's amd_queue_t).
+TEST_F(TwoProcesses, KFD_Q_8_FreedQueueMemoryReusedByAnotherProcessIsNeverWritten) {
+  kfd_ioctl_create_event_args mem{};
+  ASSERT_EQ(create_event(a, KFD_IOC_EVENT_MEMORY, false, &mem), 0);
+  AqlQueue qa;
+  ASSERT_EQ(qa.create(a), 0);
+  plain(qa.signals[0].value) = 1;
+  qa.submit_barrier(0);
+  ASSERT_EQ(wait_read_index(qa, 1), 1u) << "A's queue ran before its memory went away";
+  void* where = qa.mem.cpu;
+  const uint64_t size = qa.mem.size;
+  ASSERT_EQ(a.unmap(qa.mem.handle), 0);
+  ASSERT_EQ(a.free(qa.mem.handle), 0);
+  ASSERT_EQ(::munmap(where, size), 0);
+  // B maps the same addresses and gives them to its GPU.
+  void* p = ::mmap(where, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+  ASSERT_EQ(p, where);
+  std::memset(p, 0xa5, size);
+  uint64_t hb = 0;
+  const uint64_t va = reinterpret_cast<uintptr_t>(p);
+  ASSERT_EQ(b.alloc(KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE, size, va, &hb, nullptr, va), 0);
+  ASSERT_EQ(b.map(hb), 0);
+  // Work on another queue of A wakes the scheduler, which steps A's first queue again.
+  AqlQueue qa2;
+  ASSERT_EQ(qa2.create(a), 0);
+  plain(qa2.signals[0].value) = 1;
+  qa2.submit_barrier(0);
+  EXPECT_EQ(wait_read_index(qa2, 1), 1u);
+  std::vector<kfd_event_data> d(1);
+  d[0].event_id = mem.event_id;
+  uint32_t result = 0;
+  ASSERT_EQ(wait_events(a, d, false, 10000, &result), 0);
+  EXPECT_EQ(result, uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE)) << "A's queue faulted in A";
+  const auto* bytes = static_cast<const uint8_t*>(p);
+  uint64_t changed = 0;
+  for (uint64_t i = 0; i < size; ++i) changed += bytes[i] != 0xa5;
+  EXPECT_EQ(changed, 0u) << "A's queue wrote B's pages";
+  kfd_ioctl_destroy_queue_args del{qa.queue_id, 0};
+  EXPECT_EQ(a.io(AMDKFD_IOC_DESTROY_QUEUE, &del), 0);
+  del.queue_id = qa2.queue_id;
+  EXPECT_EQ(a.io(AMDKFD_IOC_DESTROY_QUEUE, &del), 0);
+  EXPECT_EQ(b.unmap(hb), 0);
+  EXPECT_EQ(b.free(hb), 0);
+  ::munmap(p, size);
+}
+
 }  // namespace
 }  // namespace kfdconf

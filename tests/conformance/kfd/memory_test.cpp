@@ -90,6 +90,22 @@ TEST_F(KfdTest, KFD_MEM_2_KFD_MEM_3_BadAllocationsChangeNothing) {
   EXPECT_EQ(proc.available(), before);
 }
 
+// KFD-MEM-3: get_user_pages with FOLL_WRITE fails on read-only pages.
+TEST_F(KfdTest, KFD_MEM_3_WritableUserptrOverReadOnlyPagesIsEFAULT) {
+  void* p = ::mmap(nullptr, 2 * kPage, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  const uint64_t u = reinterpret_cast<uintptr_t>(p);
+  uint64_t h = 0;
+  EXPECT_EQ(proc.alloc(KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE, 2 * kPage, u, &h, nullptr, u),
+            -EFAULT);
+  ASSERT_EQ(::mprotect(static_cast<char*>(p) + kPage, kPage, PROT_READ | PROT_WRITE), 0);
+  EXPECT_EQ(proc.alloc(KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE, 2 * kPage, u, &h, nullptr, u),
+            -EFAULT) << "one read-only page is enough";
+  ASSERT_EQ(proc.alloc(KFD_IOC_ALLOC_MEM_FLAGS_USERPTR, 2 * kPage, u, &h, nullptr, u), 0) << "read-only access is fine";
+  EXPECT_EQ(proc.free(h), 0);
+  ::munmap(p, 2 * kPage);
+}
+
 TEST_F(KfdTest, KFD_MEM_9_AvailableMemoryTracksVram) {
   const uint64_t before = proc.available();
   uint64_t h = 0;

@@ -55,9 +55,9 @@ TEST_F(KfdTest, KFD_IOC_4_XnackQueryAndSet) {
   EXPECT_EQ(io(AMDKFD_IOC_SET_XNACK_MODE, &x), 0);
   x.xnack_enabled = 1;
   EXPECT_EQ(io(AMDKFD_IOC_SET_XNACK_MODE, &x), -EPERM) << "gfx900 runs without retry faults";
-  std::vector<uint64_t> words(1024);
+  alignas(4096) static uint64_t words[1024];  // KFD-Q-7: a 256-byte aligned ring
   kfd_ioctl_create_queue_args q{};
-  q.ring_base_address = reinterpret_cast<uintptr_t>(words.data());
+  q.ring_base_address = reinterpret_cast<uintptr_t>(words);
   q.ring_size = 4096;
   q.write_pointer_address = reinterpret_cast<uintptr_t>(&words[600]);
   q.read_pointer_address = reinterpret_cast<uintptr_t>(&words[601]);

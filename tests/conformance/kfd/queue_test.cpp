@@ -21,8 +21,8 @@ kfd_ioctl_create_queue_args valid_args(const KfdProcess& p, uint64_t* words) {
 }
 
 TEST_F(KfdTest, KFD_Q_1_CreateQueueArgumentChecks) {
-  std::vector<uint64_t> words(1024);
-  auto a = valid_args(proc, words.data());
+  alignas(4096) static uint64_t words[1024];
+  auto a = valid_args(proc, words);
   auto bad = a;
   bad.gpu_id = proc.gpu_id + 1;
   EXPECT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &bad), -EINVAL) << "bad gpu_id";
@@ -41,6 +41,20 @@ TEST_F(KfdTest, KFD_Q_1_CreateQueueArgumentChecks) {
   bad = a;
   bad.write_pointer_address = uint64_t{1} << 60;
   EXPECT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &bad), -EFAULT) << "kernel address";
+  // KFD-Q-7: the CP's register granularity: ring base >> 8, 64-bit read and write pointers.
+  bad = a;
+  bad.ring_base_address += 64;
+  EXPECT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &bad), -EINVAL) << "ring base not 256-byte aligned";
+  bad = a;
+  bad.write_pointer_address += 4;
+  EXPECT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &bad), -EINVAL) << "misaligned write pointer";
+  bad = a;
+  bad.read_pointer_address += 2;
+  EXPECT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &bad), -EINVAL) << "misaligned read pointer";
+  bad = a;
+  bad.queue_type = KFD_IOC_QUEUE_TYPE_COMPUTE_AQL;
+  bad.write_pointer_address += 1;
+  EXPECT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &bad), -EINVAL) << "misaligned AQL write pointer";
   KfdProcess unbound;
   ASSERT_EQ(unbound.open(false), 0);
   EXPECT_EQ(unbound.io(AMDKFD_IOC_CREATE_QUEUE, &a), -ESRCH) << "no VM acquired";
@@ -52,11 +66,11 @@ TEST_F(KfdTest, KFD_Q_1_CreateQueueArgumentChecks) {
 }
 
 TEST_F(KfdTest, KFD_Q_2_DoorbellOffsetsAreDistinctSlotsOfOnePage) {
-  std::vector<uint64_t> words(1024);
+  alignas(4096) static uint64_t words[1024];
   std::vector<uint64_t> offsets;
   std::vector<uint32_t> ids;
   for (int i = 0; i < 4; ++i) {
-    auto a = valid_args(proc, words.data());
+    auto a = valid_args(proc, words);
     ASSERT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &a), 0);
     offsets.push_back(a.doorbell_offset);
     ids.push_back(a.queue_id);
@@ -75,8 +89,8 @@ TEST_F(KfdTest, KFD_Q_2_DoorbellOffsetsAreDistinctSlotsOfOnePage) {
 }
 
 TEST_F(KfdTest, KFD_Q_4_UpdateQueueAndCuMask) {
-  std::vector<uint64_t> words(1024);
-  auto a = valid_args(proc, words.data());
+  alignas(4096) static uint64_t words[1024];
+  auto a = valid_args(proc, words);
   ASSERT_EQ(io(AMDKFD_IOC_CREATE_QUEUE, &a), 0);
   kfd_ioctl_update_queue_args u{a.ring_base_address, a.queue_id, 4096, 50, 3};
   EXPECT_EQ(io(AMDKFD_IOC_UPDATE_QUEUE, &u), 0);
@@ -206,8 +220,8 @@ TEST_F(AqlTest, KFD_Q_5_QueueInUnmappedMemoryFaultsWhenScheduled) {
   kfd_ioctl_create_event_args mem{};
   ASSERT_EQ(create_event(proc, KFD_IOC_EVENT_MEMORY, false, &mem), 0);
   // amd_queue_t and ring in host memory that was never registered with the GPU.
-  std::vector<uint64_t> words(2048);
-  auto* q = reinterpret_cast<amd_queue_t*>(words.data());
+  alignas(4096) static uint64_t words[2048];
+  auto* q = reinterpret_cast<amd_queue_t*>(words);
   kfd_ioctl_create_queue_args a{};
   a.ring_base_address = reinterpret_cast<uintptr_t>(&words[1024]);
   a.ring_size = 4096;
@@ -284,6 +298,247 @@ TEST_F(AqlTest, KFD_Q_6_SdmaQueueRunsFenceAndTrap) {
   kfd_ioctl_destroy_queue_args d{a.queue_id, 0};
   EXPECT_EQ(io(AMDKFD_IOC_DESTROY_QUEUE, &d), 0);
   kfdport::munmap(page, 8192);
+}
+
+// An SDMA queue as ROCR's BlitSdma makes one: ring, read and write pointers in USERPTR memory.
+struct SdmaQueue {
+  KfdProcess::Buffer mem;  // [0, 4K) ring, [4K) rptr, [4K + 64) wptr, [8K, 16K) data
+  uint32_t* ring = nullptr;
+  uint64_t* doorbell = nullptr;
+  uint8_t* page = nullptr;
+  kfd_ioctl_create_queue_args args{};
+  uint64_t wptr = 0;
+
+  int create(const KfdProcess& p) {
+    mem = p.userptr(4 * kPage);
+    if (!mem.handle) return -ENOMEM;
+    ring = static_cast<uint32_t*>(mem.cpu);
+    args.ring_base_address = mem.va;
+    args.ring_size = 4096;
+    args.read_pointer_address = mem.va + kPage;
+    args.write_pointer_address = mem.va + kPage + 64;
+    args.gpu_id = p.gpu_id;
+    args.queue_type = KFD_IOC_QUEUE_TYPE_SDMA;
+    args.queue_percentage = 100;
+    if (const int r = p.io(AMDKFD_IOC_CREATE_QUEUE, &args)) return r;
+    int err = 0;
+    page = static_cast<uint8_t*>(kfdport::mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, p.fd,
+                                               static_cast<off_t>(args.doorbell_offset & ~uint64_t{8191}), &err));
+    if (!page) return err;
+    doorbell = reinterpret_cast<uint64_t*>(page + (args.doorbell_offset & 8191));
+    return 0;
+  }
+  void submit(std::initializer_list<uint32_t> dws) {
+    for (uint32_t d : dws) {
+      ring[(wptr / 4) % 1024] = d;
+      wptr += 4;
+    }
+    std::atomic_ref<uint64_t>(*doorbell).store(wptr, std::memory_order_release);  // byte write pointer
+  }
+  void destroy(const KfdProcess& p) {
+    kfd_ioctl_destroy_queue_args d{args.queue_id, 0};
+    EXPECT_EQ(p.io(AMDKFD_IOC_DESTROY_QUEUE, &d), 0);
+    if (page) kfdport::munmap(page, 8192);
+  }
+};
+
+uint32_t lo32(uint64_t v) { return static_cast<uint32_t>(v); }
+uint32_t hi32(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
+
+// KFD-FAULT-3: an SDMA queue's GPU page fault raises the memory event as an AQL queue's does.
+TEST_F(AqlTest, KFD_FAULT_3_SdmaPageFaultRaisesTheMemoryEvent) {
+  kfd_ioctl_create_event_args mem{};
+  ASSERT_EQ(create_event(proc, KFD_IOC_EVENT_MEMORY, false, &mem), 0);
+  SdmaQueue q;
+  ASSERT_EQ(q.create(proc), 0);
+  const uint64_t hole = reserve_va(kPage);  // never given to the GPU
+  const uint64_t dst = q.mem.va + 2 * kPage;
+  q.submit({1, 63, 0, lo32(hole), hi32(hole), lo32(dst), hi32(dst)});  // COPY_LINEAR 64 bytes from the hole
+  std::vector<kfd_event_data> d(1);
+  d[0].event_id = mem.event_id;
+  uint32_t result = 0;
+  ASSERT_EQ(wait_events(proc, d, false, 10000, &result), 0);
+  ASSERT_EQ(result, uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  EXPECT_EQ(d[0].memory_exception_data.va, hole);
+  EXPECT_EQ(d[0].memory_exception_data.failure.NotPresent, 1u);
+  EXPECT_EQ(d[0].memory_exception_data.gpu_id, proc.gpu_id);
+  q.destroy(proc);
+}
+
+// KFD-MEM-10: the application unmaps a USERPTR buffer the GPU used; the next GPU access is a
+// VM fault delivered as the memory event (amdkfd evicts the buffer), never a host crash.
+TEST_F(AqlTest, KFD_MEM_10_UnmappedUserPagesFaultTheNextGpuAccess) {
+  kfd_ioctl_create_event_args mem{};
+  ASSERT_EQ(create_event(proc, KFD_IOC_EVENT_MEMORY, false, &mem), 0);
+  SdmaQueue q;
+  ASSERT_EQ(q.create(proc), 0);
+  auto user = proc.userptr(2 * kPage);
+  ASSERT_NE(user.handle, 0u);
+  std::memset(user.cpu, 0x5a, 2 * kPage);
+  const uint64_t dst = q.mem.va + 2 * kPage;
+  auto* fence = reinterpret_cast<uint32_t*>(q.mem.va + 3 * kPage);
+  // COPY_LINEAR 64 bytes user -> dst, then FENCE 1: the GPU used the buffer.
+  q.submit({1, 63, 0, lo32(user.va + kPage), hi32(user.va + kPage), lo32(dst), hi32(dst), 5,
+            lo32(q.mem.va + 3 * kPage), hi32(q.mem.va + 3 * kPage), 1});
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::atomic_ref<uint32_t>(*fence).load() != 1 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_EQ(std::atomic_ref<uint32_t>(*fence).load(), 1u);
+  EXPECT_EQ(static_cast<uint8_t*>(q.mem.cpu)[2 * kPage], 0x5a);
+  ASSERT_EQ(::munmap(user.cpu, 2 * kPage), 0);  // the MMU notifier's event
+  q.submit({1, 63, 0, lo32(user.va + kPage), hi32(user.va + kPage), lo32(dst), hi32(dst)});
+  std::vector<kfd_event_data> d(1);
+  d[0].event_id = mem.event_id;
+  uint32_t result = 0;
+  ASSERT_EQ(wait_events(proc, d, false, 10000, &result), 0);
+  ASSERT_EQ(result, uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  EXPECT_EQ(d[0].memory_exception_data.va, user.va + kPage);
+  EXPECT_EQ(d[0].memory_exception_data.failure.NotPresent, 1u);
+  q.destroy(proc);
+  EXPECT_EQ(proc.unmap(user.handle), 0);
+  EXPECT_EQ(proc.free(user.handle), 0);
+}
+
+// KFD-Q-5, AQL-MEM-1: the application frees and unmaps an AQL queue's memory (amd_queue_t,
+// ring, signals) while the queue exists. The CP reaches queue memory through GPUVM at every
+// access, so the queue faults (memory event) instead of the model using a pointer it kept.
+TEST_F(AqlTest, KFD_Q_5_FreedQueueMemoryFaultsAndNeverCrashes) {
+  kfd_ioctl_create_event_args mem{};
+  ASSERT_EQ(create_event(proc, KFD_IOC_EVENT_MEMORY, false, &mem), 0);
+  AqlQueue bad, good;
+  ASSERT_EQ(bad.create(proc), 0);
+  uint64_t mailbox = 0;
+  const uint32_t ev = make_event(&mailbox);
+  arm(bad, 0, ev, mailbox);
+  bad.submit_barrier(0);
+  ASSERT_EQ(wait_one(ev), uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE)) << "the queue ran before its memory went away";
+  const uint64_t ring_page = reinterpret_cast<uintptr_t>(bad.ring) + 64;  // slot 1, the next one read
+  ASSERT_EQ(proc.unmap(bad.mem.handle), 0);
+  ASSERT_EQ(proc.free(bad.mem.handle), 0);
+  ASSERT_EQ(::munmap(bad.mem.cpu, bad.mem.size), 0);
+  // Keep the range unused, so the next queue cannot be given the same addresses.
+  ASSERT_NE(::mmap(bad.mem.cpu, bad.mem.size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0), MAP_FAILED);
+  // Another queue's work wakes the scheduler, which looks at every queue again.
+  ASSERT_EQ(good.create(proc), 0);
+  const uint32_t ev2 = make_event(&mailbox);
+  arm(good, 0, ev2, mailbox);
+  good.submit_barrier(0);
+  EXPECT_EQ(wait_one(ev2), uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE)) << "the other queue still runs";
+  std::vector<kfd_event_data> d(1);
+  d[0].event_id = mem.event_id;
+  uint32_t result = 0;
+  ASSERT_EQ(wait_events(proc, d, false, 10000, &result), 0);
+  EXPECT_EQ(result, uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  EXPECT_EQ(d[0].memory_exception_data.va, ring_page & ~(kPage - 1));
+  kfd_ioctl_destroy_queue_args del{bad.queue_id, 0};
+  EXPECT_EQ(io(AMDKFD_IOC_DESTROY_QUEUE, &del), 0);
+  ::munmap(bad.mem.cpu, bad.mem.size);
+}
+
+// A PM4 compute queue as libhsakmt and kfdtest make one: ring, 32-bit read pointer report and
+// 64-bit write pointer in USERPTR memory, the 64-bit doorbell carrying the write pointer in dwords.
+struct Pm4Queue {
+  static constexpr uint32_t kRingBytes = 1024;  // 256 dwords: a few rounds wrap it
+  KfdProcess::Buffer mem;                       // [0, 1K) ring, [4K) rptr, [4K + 64) wptr, [8K, 16K) data
+  uint32_t* ring = nullptr;
+  uint64_t* doorbell = nullptr;
+  uint8_t* page = nullptr;
+  kfd_ioctl_create_queue_args args{};
+  uint64_t wptr = 0;  // dwords
+
+  int create(const KfdProcess& p) {
+    mem = p.userptr(4 * kPage);
+    if (!mem.handle) return -ENOMEM;
+    ring = static_cast<uint32_t*>(mem.cpu);
+    args.ring_base_address = mem.va;
+    args.ring_size = kRingBytes;
+    args.read_pointer_address = mem.va + kPage;
+    args.write_pointer_address = mem.va + kPage + 64;
+    args.gpu_id = p.gpu_id;
+    args.queue_type = KFD_IOC_QUEUE_TYPE_COMPUTE;
+    args.queue_percentage = 100;
+    if (const int r = p.io(AMDKFD_IOC_CREATE_QUEUE, &args)) return r;
+    int err = 0;
+    page = static_cast<uint8_t*>(kfdport::mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, p.fd,
+                                               static_cast<off_t>(args.doorbell_offset & ~uint64_t{8191}), &err));
+    if (!page) return err;
+    doorbell = reinterpret_cast<uint64_t*>(page + (args.doorbell_offset & 8191));
+    return 0;
+  }
+  uint32_t* data(uint32_t i) const { return reinterpret_cast<uint32_t*>(static_cast<uint8_t*>(mem.cpu) + 2 * kPage) + i; }
+  uint32_t rptr() const {
+    return std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(static_cast<uint8_t*>(mem.cpu) + kPage)).load();
+  }
+  void put(std::initializer_list<uint32_t> dws) {
+    for (uint32_t d : dws) ring[(wptr++) % (kRingBytes / 4)] = d;
+  }
+  void ring_doorbell() {
+    std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(static_cast<uint8_t*>(mem.cpu) + kPage + 64)).store(wptr);
+    std::atomic_ref<uint64_t>(*doorbell).store(wptr, std::memory_order_release);
+  }
+  // PM4 type-3 header: count = dwords - 2, opcode.
+  static uint32_t header(uint32_t opcode, uint32_t dwords) { return (3u << 30) | ((dwords - 2) << 16) | (opcode << 8); }
+  void write_data(uint32_t* dst, uint32_t value) {
+    const uint64_t va = reinterpret_cast<uintptr_t>(dst);
+    put({header(0x37, 5), 5u << 8, lo32(va), hi32(va), value});  // WRITE_DATA, dst_sel memory
+  }
+  // RELEASE_MEM: the event id into its event slot (64-bit data), then the interrupt with the id.
+  void release_event(uint64_t mailbox, uint32_t event_id) {
+    put({header(0x49, 8), 0x7u << 8, (2u << 29) | (2u << 24), lo32(mailbox), hi32(mailbox), event_id, 0, event_id});
+  }
+  void destroy(const KfdProcess& p) {
+    kfd_ioctl_destroy_queue_args d{args.queue_id, 0};
+    EXPECT_EQ(p.io(AMDKFD_IOC_DESTROY_QUEUE, &d), 0);
+    if (page) kfdport::munmap(page, 8192);
+  }
+};
+
+// KFD-Q-9: a COMPUTE queue runs its PM4 packets; RELEASE_MEM fires the event; the read pointer
+// moves (a dword offset in the ring) and packets wrap past the ring end.
+TEST_F(AqlTest, KFD_Q_9_Pm4QueueRunsWrapsAndRaisesReleaseMemEvents) {
+  Pm4Queue q;
+  ASSERT_EQ(q.create(proc), 0);
+  uint64_t mailbox = 0;
+  const uint32_t ev = make_event(&mailbox);
+  for (uint32_t round = 0; round < 4; ++round) {  // 4 x (20 x 5 + 8) dwords: past the 256-dword ring end
+    for (uint32_t i = 0; i < 20; ++i) q.write_data(q.data(round * 20 + i), 1000 * round + i);
+    q.release_event(mailbox, ev);
+    q.ring_doorbell();
+    ASSERT_EQ(wait_one(ev), uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE)) << round;
+    for (uint32_t i = 0; i < 20; ++i) EXPECT_EQ(std::atomic_ref<uint32_t>(*q.data(round * 20 + i)).load(), 1000 * round + i);
+    EXPECT_EQ(q.rptr(), q.wptr % (Pm4Queue::kRingBytes / 4)) << "read pointer: dwords consumed modulo the ring";
+  }
+  q.destroy(proc);
+}
+
+// KFD-Q-9: UPDATE_QUEUE with percentage 0 (or a null ring) disables the queue; 100 enables it again.
+TEST_F(AqlTest, KFD_Q_9_Pm4QueueDisabledByUpdateQueueRunsNothing) {
+  Pm4Queue q;
+  ASSERT_EQ(q.create(proc), 0);
+  uint64_t mailbox = 0;
+  const uint32_t ev = make_event(&mailbox);
+  kfd_ioctl_update_queue_args u{q.args.ring_base_address, q.args.queue_id, q.args.ring_size, 0, 7};
+  ASSERT_EQ(io(AMDKFD_IOC_UPDATE_QUEUE, &u), 0);
+  q.write_data(q.data(0), 0x77);
+  q.release_event(mailbox, ev);
+  q.ring_doorbell();
+  // An AQL queue's packet completing shows the scheduler ran since; the PM4 queue did not.
+  AqlQueue aql;
+  ASSERT_EQ(aql.create(proc), 0);
+  uint64_t aql_mailbox = 0;
+  const uint32_t aql_ev = make_event(&aql_mailbox);
+  arm(aql, 0, aql_ev, aql_mailbox);
+  aql.submit_barrier(0);
+  ASSERT_EQ(wait_one(aql_ev), uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  EXPECT_EQ(std::atomic_ref<uint32_t>(*q.data(0)).load(), 0u) << "a disabled queue runs nothing";
+  EXPECT_EQ(q.rptr(), 0u);
+  u.queue_percentage = 100;
+  ASSERT_EQ(io(AMDKFD_IOC_UPDATE_QUEUE, &u), 0);
+  ASSERT_EQ(wait_one(ev), uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  EXPECT_EQ(std::atomic_ref<uint32_t>(*q.data(0)).load(), 0x77u);
+  kfd_ioctl_destroy_queue_args d{aql.queue_id, 0};
+  EXPECT_EQ(io(AMDKFD_IOC_DESTROY_QUEUE, &d), 0);
+  q.destroy(proc);
 }
 
 }  // namespace

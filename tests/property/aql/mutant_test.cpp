@@ -138,7 +138,9 @@ TEST(AqlMutant, EveryMutantHasACheck) {
       Mutant::SkipFullCheck,       Mutant::NonAtomicSignalDecrement, Mutant::VendorTypeAcceptedAsValid,
       Mutant::DoorbellOverAdvance, Mutant::CasWakesOnFailure,        Mutant::IgnoreBarrierBit,
       Mutant::BarrierOrNeedsAll,   Mutant::InvalidHeaderConsumed,    Mutant::BarrierPacketDoesNotBlock,
-      Mutant::BarrierValueIgnoresCondition};
+      Mutant::BarrierValueIgnoresCondition,
+      // Checked in tests/unit/gpu/mutant_test.cpp (MutantTest.AQL_SIG_6_*, MutantTest.AQL_MEM_1_*).
+      Mutant::MisalignedSignalUsed, Mutant::ReadIndexTranslatedOnce};
   for (uint32_t m = 0; m < static_cast<uint32_t>(Mutant::kCount); ++m) {
     EXPECT_TRUE(checked.count(static_cast<Mutant>(m))) << mutant_name(static_cast<Mutant>(m)) << " has no check";
   }

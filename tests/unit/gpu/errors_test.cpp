@@ -235,6 +235,40 @@ TEST_F(ErrorTest, UntranslatableAddressesAreApertureViolations) {
   expect_fault(unmapped_signal.handle().handle, sizeof(amd_signal_t), &value);
 }
 
+// AQL-SIG-6: a misaligned signal handle is a memory violation; no atomic touches it.
+TEST_F(ErrorTest, AQL_SIG_6_MisalignedSignalsAreApertureViolations) {
+  TestSignal signal(1);
+  const hsa_signal_t skewed{signal.handle().handle + 4};
+  auto completion = good();
+  completion.completion_signal = skewed;
+  expect_queue_error(&completion, kStatusApertureViolation);
+  auto dep = testing::barrier_packet<hsa_barrier_and_packet_t>(HSA_PACKET_TYPE_BARRIER_AND, {skewed}, hsa_signal_t{0});
+  expect_queue_error(&dep, kStatusApertureViolation);
+  auto value = testing::barrier_value_packet(skewed, HSA_SIGNAL_CONDITION_EQ, 0, -1, hsa_signal_t{0});
+  expect_queue_error(&value, kStatusApertureViolation);
+  EXPECT_EQ(std::atomic_ref<int64_t>(const_cast<int64_t&>(signal.signal.value)).load(), 1);
+}
+
+// AQL-SIG-6: the completion's event mailbox 4 bytes off: a memory violation, the mailbox untouched.
+TEST_F(ErrorTest, AQL_SIG_6_MisalignedMailboxIsAnApertureViolation) {
+  alignas(8) uint64_t mailbox[2] = {~0ull, ~0ull};
+  TestSignal signal(1);
+  signal.signal.event_mailbox_ptr = reinterpret_cast<uint64_t>(mailbox) + 4;
+  signal.signal.event_id = 9;
+  TestQueue queue;
+  ErrorLog log;
+  PacketProcessor p(binding(queue, log));
+  auto completion = good();
+  completion.completion_signal = signal.handle();
+  queue.submit(completion);
+  p.drain();
+  EXPECT_TRUE(p.in_error());
+  EXPECT_EQ(log.status, kStatusApertureViolation);
+  EXPECT_EQ(mailbox[0], ~0ull);
+  EXPECT_EQ(mailbox[1], ~0ull);
+  EXPECT_EQ(p.stats().interrupts, 0u);
+}
+
 TEST_F(ErrorTest, UnmappedRingIsAnErrorNotACrash) {
   TestQueue queue;
   ErrorLog log;

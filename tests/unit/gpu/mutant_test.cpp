@@ -177,3 +177,68 @@ TEST_F(MutantTest, NonAtomicSignalDecrementLosesAConcurrentDecrement) {
 
 }  // namespace
 }  // namespace rocref::gpu
+
+namespace rocref::gpu {
+namespace {
+
+// AQL-MEM-1: a processor bound by address (as the KFD binds one, from the MQD) translates the read
+// index at every store: once it is unmapped the next advance is a memory violation. Returns
+// whether the queue went into error; `advanced` tells whether the second packet's read index was stored.
+bool read_index_unmapped_after_one_packet(TestKernelObject& kernel, bool* advanced) {
+  TestQueue q;
+  testing::HoleMemory memory;
+  QueueBinding b;
+  b.ring_va = reinterpret_cast<uintptr_t>(q.queue.hsa_queue.base_address);
+  b.ring_packets = q.queue.hsa_queue.size;
+  b.read_index_va = reinterpret_cast<uintptr_t>(&q.queue.read_dispatch_id);
+  b.memory = &memory;
+  const uint64_t index_va = b.read_index_va;
+  PacketProcessor p(std::move(b));
+  q.submit(dispatch_packet(kernel.address(), hsa_signal_t{0}));
+  p.drain();
+  EXPECT_EQ(q.read_index(), 1u);
+  memory.hole_begin = index_va;
+  memory.hole_end = index_va + 8;
+  q.submit(dispatch_packet(kernel.address(), hsa_signal_t{0}));
+  p.drain();
+  *advanced = q.read_index() == 2;
+  return p.in_error();
+}
+
+TEST_F(MutantTest, AQL_MEM_1_ReadIndexTranslatedAtEveryStore) {
+  bool advanced = true;
+  EXPECT_TRUE(read_index_unmapped_after_one_packet(kernel, &advanced));
+  EXPECT_FALSE(advanced) << "nothing written through an old translation";
+}
+
+TEST_F(MutantTest, AQL_MEM_1_ReadIndexTranslatedOnceIsCaught) {
+  ScopedMutant m(Mutant::ReadIndexTranslatedOnce);
+  bool advanced = false;
+  EXPECT_FALSE(read_index_unmapped_after_one_packet(kernel, &advanced));
+  EXPECT_TRUE(advanced) << "the mutant writes through the pointer it kept";
+}
+
+// AQL-SIG-6: a completion signal 4 bytes off its alignment.
+bool misaligned_completion_faults(TestKernelObject& kernel, int64_t* aligned_value) {
+  TestQueue q;
+  FlatMemory memory;
+  int errors = 0;
+  PacketProcessor p(bind(q, memory, &errors));
+  TestSignal signal(1);
+  q.submit(dispatch_packet(kernel.address(), hsa_signal_t{signal.handle().handle + 4}));
+  p.drain();
+  *aligned_value = std::atomic_ref<int64_t>(const_cast<int64_t&>(signal.signal.value)).load();
+  return p.in_error() && errors == 1;
+}
+
+TEST_F(MutantTest, AQL_SIG_6_MisalignedSignalUsedIsCaught) {
+  int64_t value = 0;
+  EXPECT_TRUE(misaligned_completion_faults(kernel, &value));
+  EXPECT_EQ(value, 1);
+  ScopedMutant m(Mutant::MisalignedSignalUsed);
+  EXPECT_FALSE(misaligned_completion_faults(kernel, &value));
+  EXPECT_EQ(value, 0) << "the mutant decremented the signal its low bits dropped onto";
+}
+
+}  // namespace
+}  // namespace rocref::gpu

@@ -1,0 +1,79 @@
+// gpu/pm4/pm4_queue.cpp - fetch (each dword once), length check and execution of a PM4 ring's packets.
+#include "gpu/pm4/pm4_queue.h"
+
+#include <vector>
+
+#include "gpu/pm4/pm4_executor.h"
+#include "gpu/pm4/pm4_packets.h"
+
+namespace rocref::gpu::pm4 {
+namespace {
+bool power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+constexpr uint32_t kType2Filler = 0x80000000u;
+}  // namespace
+
+Pm4Queue::Pm4Queue(Pm4QueueBinding binding) : b_(std::move(binding)) {
+  // PM4-Q-1: a ring the CP could not run is an error from the start.
+  if (b_.memory == nullptr || b_.doorbell == nullptr || !power_of_two(b_.ring_bytes) || b_.ring_bytes < 16 ||
+      (b_.ring_va & 255) != 0 || (b_.rptr_va & 3) != 0) {
+    fail("PM4-Q-1: invalid ring binding");
+  }
+}
+
+void Pm4Queue::set_ring(uint64_t ring_va, uint64_t ring_bytes) {
+  b_.ring_va = ring_va;
+  b_.ring_bytes = ring_bytes;
+  if (!power_of_two(ring_bytes) || ring_bytes < 16 || (ring_va & 255) != 0) fail("PM4-Q-1: invalid ring binding");
+}
+
+Pm4QueueAction Pm4Queue::fail(const std::string& what) {
+  if (!error_.exchange(true, std::memory_order_acq_rel) && b_.on_error) b_.on_error(what);
+  return Pm4QueueAction::Error;
+}
+
+bool Pm4Queue::has_work() const {
+  return !in_error() && __atomic_load_n(b_.doorbell, __ATOMIC_ACQUIRE) != consumed_;
+}
+
+Pm4QueueAction Pm4Queue::step() {
+  if (in_error()) return Pm4QueueAction::None;
+  const uint64_t wptr = __atomic_load_n(b_.doorbell, __ATOMIC_ACQUIRE);
+  if (wptr == consumed_) return Pm4QueueAction::None;
+  const uint64_t ring_dw = b_.ring_bytes / 4;
+  // PM4-Q-2: the write pointer counts dwords, never goes back and is at most a ring ahead.
+  if (wptr < consumed_ || wptr - consumed_ > ring_dw) {
+    return fail("PM4-Q-2: write pointer " + std::to_string(wptr) + " with " + std::to_string(consumed_) +
+                " dwords consumed");
+  }
+  const auto* ring = static_cast<const uint32_t*>(b_.memory->translate(b_.ring_va, b_.ring_bytes, Access::Read));
+  if (ring == nullptr) return fail("PM4-Q-1: ring not mapped");
+  const uint64_t avail = wptr - consumed_;
+  const uint64_t first = consumed_ & (ring_dw - 1);
+  auto dw_at = [&](uint64_t i) { return __atomic_load_n(&ring[(first + i) & (ring_dw - 1)], __ATOMIC_RELAXED); };
+
+  // PM4-Q-3: the header is read once; the length and the packet come from that read.
+  const uint32_t header = dw_at(0);
+  uint32_t n = 1;
+  if (header != kType2Filler) {
+    if (type_of(header) != 3) return fail("PM4-PKT-3: type-" + std::to_string(type_of(header)) + " packet in the ring");
+    n = dwords_of(header);
+  }
+  if (n > ring_dw) return fail("PM4-PKT-1: packet of " + std::to_string(n) + " dwords is longer than the ring");
+  if (n > avail) return Pm4QueueAction::None;  // the rest is not published yet: wait
+  std::vector<uint32_t> pkt(n);
+  pkt[0] = header;
+  for (uint32_t i = 1; i < n; ++i) pkt[i] = dw_at(i);
+  if (header != kType2Filler) {
+    const Pm4Context ctx{b_.memory, b_.on_interrupt, b_.clock};
+    Pm4Result r;
+    if (!run_packet(pkt.data(), n, ctx, 0, r)) return fail(r.what);
+  }
+  consumed_ += n;
+  // PM4-Q-2: the read pointer report follows the packet's effects (release).
+  auto* rptr = b_.memory->as<uint32_t>(b_.rptr_va, Access::Write);
+  if (rptr == nullptr) return fail("PM4-Q-1: read pointer not mapped");
+  __atomic_store_n(rptr, static_cast<uint32_t>(consumed_ & (ring_dw - 1)), __ATOMIC_RELEASE);
+  return Pm4QueueAction::Executed;
+}
+
+}  // namespace rocref::gpu::pm4

@@ -1,0 +1,23 @@
+// kfd/kfd_mutant.h - planted KFD bugs the tests must catch (test-only library rocref_kfd_mutable).
+//
+// Compiled in only with ROCREF_KFD_MUTANTS; elsewhere kfd_mutant_active() is a
+// constant false and the branches vanish.
+#pragma once
+
+namespace rocref::kfd {
+
+enum class KfdMutant : unsigned {
+  QueueAlignmentUnchecked,  // KFD-Q-7: misaligned ring base and queue pointers accepted
+  UserptrWriteUnchecked,    // KFD-MEM-3: USERPTR|WRITABLE pinned without FOLL_WRITE's check
+  Pm4DisableIgnored,        // KFD-Q-9: UPDATE_QUEUE's percentage 0 leaves a PM4 queue running
+  kCount
+};
+
+#ifdef ROCREF_KFD_MUTANTS
+bool kfd_mutant_active(KfdMutant m) noexcept;
+void set_kfd_mutant(KfdMutant m, bool on) noexcept;
+#else
+constexpr bool kfd_mutant_active(KfdMutant) noexcept { return false; }
+#endif
+
+}  // namespace rocref::kfd

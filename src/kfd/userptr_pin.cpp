@@ -1,0 +1,152 @@
+// kfd/userptr_pin.cpp - pins USERPTR pages behind a driver-owned view (see userptr_pin.h).
+#include "kfd/userptr_pin.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace rocref::kfd {
+namespace {
+
+constexpr uint64_t kPage = 4096;
+
+struct Vma {
+  uint64_t start = 0, end = 0;
+  bool read = false, write = false, exec = false, shared = false, anonymous = false;
+};
+
+// The whole of /proc/self/maps. Raw system calls: under the LD_PRELOAD interposer, open,
+// fopen and close are hooked, and the driver must see the process's real mappings.
+std::string read_own_maps() {
+  std::string text;
+  const int fd = static_cast<int>(::syscall(SYS_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC));
+  if (fd < 0) return text;
+  char buf[16384];
+  for (;;) {
+    const ssize_t n = ::syscall(SYS_read, fd, buf, sizeof buf);
+    if (n <= 0) break;
+    text.append(buf, static_cast<size_t>(n));
+  }
+  ::syscall(SYS_close, fd);
+  return text;
+}
+
+// The mappings that overlap [lo, hi), from /proc/self/maps (what get_user_pages walks).
+std::vector<Vma> vmas_over(uint64_t lo, uint64_t hi) {
+  std::vector<Vma> out;
+  const std::string text = read_own_maps();
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t eol = text.find('\n', at);
+    if (eol == std::string::npos) eol = text.size();
+    const std::string line = text.substr(at, eol - at);
+    at = eol + 1;
+    unsigned long long start = 0, end = 0, offset = 0, inode = 0;
+    char perms[8] = {};
+    char dev[32] = {};
+    if (std::sscanf(line.c_str(), "%llx-%llx %7s %llx %31s %llu", &start, &end, perms, &offset, dev, &inode) != 6) continue;
+    if (end <= lo || start >= hi) continue;
+    Vma v;
+    v.start = start;
+    v.end = end;
+    v.read = perms[0] == 'r';
+    v.write = perms[1] == 'w';
+    v.exec = perms[2] == 'x';
+    v.shared = perms[3] == 's';
+    v.anonymous = inode == 0;  // [heap], [stack], plain anonymous mmaps
+    out.push_back(v);
+  }
+  return out;
+}
+
+int prot_of(const Vma& v) {
+  return (v.read ? PROT_READ : 0) | (v.write ? PROT_WRITE : 0) | (v.exec ? PROT_EXEC : 0);
+}
+
+}  // namespace
+
+int UserptrPin::create(uint64_t user, uint64_t size, bool writable, std::unique_ptr<UserptrPin>* out) {
+  if (user == 0 || size == 0 || (user & (kPage - 1)) || (size & (kPage - 1)) || user + size < user) return -EFAULT;
+  const std::vector<Vma> vmas = vmas_over(user, user + size);
+  // get_user_pages: every page mapped and readable; with FOLL_WRITE, writable too.
+  uint64_t covered = user;
+  bool all_private_anonymous = true;
+  for (const Vma& v : vmas) {
+    if (v.start > covered) return -EFAULT;  // a hole
+    if (!v.read || (writable && !v.write)) return -EFAULT;
+    if (v.shared || !v.anonymous) all_private_anonymous = false;
+    covered = v.end;
+  }
+  if (vmas.empty() || covered < user + size) return -EFAULT;
+  void* user_ptr = reinterpret_cast<void*>(static_cast<uintptr_t>(user));
+
+  if (vmas.size() == 1 && vmas[0].shared) {
+    // A shared mapping (a memfd, a file, another buffer's pages): a second mapping of the same pages.
+    void* view = ::mremap(user_ptr, 0, size, MREMAP_MAYMOVE);
+    if (view == MAP_FAILED) return -EFAULT;
+    if (::mprotect(view, size, PROT_READ | (vmas[0].write ? PROT_WRITE : 0)) != 0) {
+      ::munmap(view, size);
+      return -EFAULT;
+    }
+    out->reset(new UserptrPin(user, size, static_cast<uint8_t*>(view)));
+    return 0;
+  }
+  if (!all_private_anonymous) return -EFAULT;  // private file mappings are not modeled
+
+  // Private anonymous pages: copy them into a memfd, map it over the user's range with the
+  // user's protection, and keep a second mapping of it for the GPU.
+  const int fd = ::memfd_create("rocref-userptr", MFD_CLOEXEC);
+  if (fd < 0) return -ENOMEM;
+  void* view = MAP_FAILED;
+  if (::ftruncate(fd, static_cast<off_t>(size)) == 0)
+    view = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (view == MAP_FAILED) {
+    ::close(fd);
+    return -ENOMEM;
+  }
+  // process_vm_readv: a page unmapped meanwhile by another thread is -EFAULT, not a crash.
+  iovec local{view, size};
+  iovec remote{user_ptr, size};
+  if (::process_vm_readv(::getpid(), &local, 1, &remote, 1, 0) != static_cast<ssize_t>(size)) {
+    ::munmap(view, size);
+    ::close(fd);
+    return -EFAULT;
+  }
+  for (const Vma& v : vmas) {
+    const uint64_t lo = std::max(v.start, user), hi = std::min(v.end, user + size);
+    void* at = reinterpret_cast<void*>(static_cast<uintptr_t>(lo));
+    if (::mmap(at, hi - lo, prot_of(v), MAP_SHARED | MAP_FIXED, fd, static_cast<off_t>(lo - user)) == MAP_FAILED) {
+      // Pages already moved keep their contents (the memfd holds them); the registration fails.
+      ::munmap(view, size);
+      ::close(fd);
+      return -EFAULT;
+    }
+  }
+  ::close(fd);  // the mappings keep the memfd alive
+  out->reset(new UserptrPin(user, size, static_cast<uint8_t*>(view)));
+  return 0;
+}
+
+UserptrPin::~UserptrPin() { ::munmap(view_, size_); }
+
+bool user_range_present(uint64_t addr, uint64_t size) noexcept {
+  if (addr == 0 || size == 0 || addr + size < addr) return false;
+  const uint64_t first = addr & ~(kPage - 1);
+  const uint64_t last = (addr + size - 1) & ~(kPage - 1);
+  unsigned char vec[64];
+  for (uint64_t page = first; page <= last; page += 64 * kPage) {
+    const uint64_t n = std::min<uint64_t>(64, ((last - page) / kPage) + 1);
+    // mincore fails with ENOMEM when any page of the range is not mapped.
+    if (::mincore(reinterpret_cast<void*>(static_cast<uintptr_t>(page)), n * kPage, vec) != 0) return false;
+  }
+  return true;
+}
+
+}  // namespace rocref::kfd

@@ -1,0 +1,45 @@
+// kfd/userptr_pin.h - a USERPTR buffer's pages pinned as get_user_pages pins them.
+//
+// The GPU must never reach a host page that the application has unmapped. The
+// pin gives the driver its own view of the user's pages: private anonymous
+// memory is moved into a memfd mapped both at the user's address (with the
+// user's protection) and at a driver address; a shared mapping gets a second
+// mapping of the same pages (mremap with old size 0). GPU page tables point at
+// the driver view, which stays valid until the buffer is freed, whatever the
+// application does with its own mapping (KFD-MEM-10). Whether the user's range
+// is still mapped is the MMU-notifier question: gpu::vm::GpuVm asks it at
+// every translation of the buffer (user_range_present) and evicts on "no".
+// Known limits: private file mappings (and ranges mixing mapping kinds) are
+// refused with -EFAULT; stores the application makes to the range while it is
+// being registered may be lost (registration copies the pages once).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+namespace rocref::kfd {
+
+class UserptrPin {
+ public:
+  // KFD-MEM-3: 0 and *out, or -EFAULT when a page of [user, user + size) is not
+  // mapped, not readable, or not writable while `writable` is asked (FOLL_WRITE).
+  static int create(uint64_t user, uint64_t size, bool writable, std::unique_ptr<UserptrPin>* out);
+  ~UserptrPin();
+  UserptrPin(const UserptrPin&) = delete;
+  UserptrPin& operator=(const UserptrPin&) = delete;
+
+  uint8_t* host() const noexcept { return view_; }  // the driver's view: what PTEs point at
+  uint64_t user() const noexcept { return user_; }
+  uint64_t size() const noexcept { return size_; }
+
+ private:
+  UserptrPin(uint64_t user, uint64_t size, uint8_t* view) : user_(user), size_(size), view_(view) {}
+  uint64_t user_;
+  uint64_t size_;
+  uint8_t* view_;
+};
+
+// True when every page of [addr, addr + size) is still mapped in this process (mincore).
+bool user_range_present(uint64_t addr, uint64_t size) noexcept;
+
+}  // namespace rocref::kfd
