@@ -21,6 +21,10 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kLibName = "librocref_preload.so";
+// The installed tree's private library folder relative to the prefix (cmake/Install.cmake sets it).
+#ifndef ROCREF_INSTALL_PRIVATE_LIBDIR
+#define ROCREF_INSTALL_PRIVATE_LIBDIR "lib/rocref"
+#endif
 
 std::string find_interposer() {
   if (const char* env = std::getenv("ROCREF_PRELOAD_LIB"); env != nullptr && *env != '\0') return env;
@@ -28,8 +32,9 @@ std::string find_interposer() {
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (ec) return {};
   const fs::path bin = exe.parent_path();
-  for (const fs::path& candidate : {bin / ".." / "lib" / kLibName, bin / ".." / "lib" / "rocref" / kLibName,
-                                    bin / kLibName}) {
+  // Build tree (build/bin, build/lib), then the installed prefix, wherever it was moved to.
+  for (const fs::path& candidate : {bin / ".." / "lib" / kLibName, bin / ".." / ROCREF_INSTALL_PRIVATE_LIBDIR / kLibName,
+                                    bin / ".." / "lib" / "rocref" / kLibName, bin / kLibName}) {
     if (fs::exists(candidate, ec)) return fs::weakly_canonical(candidate, ec).string();
   }
   return {};
@@ -37,12 +42,14 @@ std::string find_interposer() {
 
 int usage(FILE* out) {
   std::fprintf(out,
-               "usage: rocref exec [--lib PATH] [--print] -- COMMAND [ARGS...]\n"
+               "usage: rocref exec [--lib PATH] [--drop-ins] [--print] -- COMMAND [ARGS...]\n"
                "  Runs COMMAND with LD_PRELOAD set to the /dev/kfd interposer, so unmodified\n"
                "  ROCm binaries run on rocref's KFD and GPU models.\n"
                "  --lib PATH  the interposer (default: ROCREF_PRELOAD_LIB, else lib/%s\n"
                "              beside this binary's bin/)\n"
-               "  --print     print the LD_PRELOAD value and exit\n",
+               "  --drop-ins  also load rocref's libhsakmt.so.1 and libhsa-runtime64.so.1 (the\n"
+               "              interposer's folder goes in front of LD_LIBRARY_PATH)\n"
+               "  --print     print the LD_PRELOAD (and LD_LIBRARY_PATH) value and exit\n",
                kLibName);
   return out == stdout ? 0 : 2;
 }
@@ -50,6 +57,7 @@ int usage(FILE* out) {
 int exec_main(const std::vector<std::string>& args) {
   std::string lib;
   bool print = false;
+  bool drop_ins = false;
   size_t i = 0;
   for (; i < args.size(); ++i) {
     if (args[i] == "--") {
@@ -59,6 +67,8 @@ int exec_main(const std::vector<std::string>& args) {
     if (args[i] == "-h" || args[i] == "--help") return usage(stdout);
     if (args[i] == "--print") {
       print = true;
+    } else if (args[i] == "--drop-ins") {
+      drop_ins = true;
     } else if (args[i] == "--lib" && i + 1 < args.size()) {
       lib = args[++i];
     } else if (args[i].rfind("-", 0) == 0) {
@@ -76,12 +86,22 @@ int exec_main(const std::vector<std::string>& args) {
   }
   std::string preload = lib;
   if (const char* old = std::getenv("LD_PRELOAD"); old != nullptr && *old != '\0') preload += std::string(":") + old;
+  // The drop-ins lie beside the interposer in the build tree (lib/) and the installed one
+  // (lib/<multiarch>/rocref/), a folder the loader never searches by default.
+  std::string library_path;
+  if (drop_ins) {
+    library_path = fs::path(lib).parent_path().string();
+    if (const char* old = std::getenv("LD_LIBRARY_PATH"); old != nullptr && *old != '\0')
+      library_path += std::string(":") + old;
+  }
   if (print) {
     std::printf("LD_PRELOAD=%s\n", preload.c_str());
+    if (drop_ins) std::printf("LD_LIBRARY_PATH=%s\n", library_path.c_str());
     return 0;
   }
   if (i >= args.size()) return usage(stderr);
   setenv("LD_PRELOAD", preload.c_str(), 1);
+  if (drop_ins) setenv("LD_LIBRARY_PATH", library_path.c_str(), 1);
   std::vector<char*> argv;
   for (size_t k = i; k < args.size(); ++k) argv.push_back(const_cast<char*>(args[k].c_str()));
   argv.push_back(nullptr);
