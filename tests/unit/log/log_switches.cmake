@@ -21,6 +21,15 @@ if(quiet MATCHES ":api:")
   message(FATAL_ERROR "ROCREF_TRACE_API=0 still traces:\n${quiet}")
 endif()
 
+run_with(ROCREF_LOG_LEVEL=3 info ${sample})
+if(NOT info MATCHES ":3:hsa: \\[pid:[0-9]+ tid:0x[0-9a-f]+\\] hsa_init -> 0x0")
+  message(FATAL_ERROR "ROCREF_LOG_LEVEL=3 printed no info line:\n${info}")
+endif()
+run_with(ROCREF_LOG_LEVEL=2 warnings ${sample})
+if(warnings MATCHES ":3:")
+  message(FATAL_ERROR "ROCREF_LOG_LEVEL=2 printed info lines:\n${warnings}")
+endif()
+
 # The interposer answers the tool's own open of /dev/kfd under `rocref exec`.
 find_program(CAT cat REQUIRED)
 set(opener ${ROCREF} exec -- ${CAT} /dev/kfd)
