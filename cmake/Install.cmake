@@ -57,7 +57,7 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/spec/ DESTINATION share/rocref/spec COMPON
 set(ROCREF_EXPORTS aql=rocref_common models=rocref_models kfd_model=rocref_kfd
     hsakmt=rocref_hsakmt_shared hsa-runtime=rocref_hsa_shared)
 
-# rocref_export_closure(OUT target...): the targets and the rocref libraries they link,
+# rocref_export_closure(OUT target...): the targets and the project's libraries they link,
 # dependencies after their users (the link order pkg-config needs).
 function(rocref_export_closure out)
   set(order "")
@@ -76,9 +76,11 @@ function(rocref_export_closure out)
     endif()
     foreach(d ${deps})
       string(REGEX REPLACE "^\\$<LINK_ONLY:(.*)>$" "\\1" d "${d}")
-      if(d MATCHES "^rocref_" AND TARGET ${d})
+      # Any target of this project (not only rocref_*): a folder's helper library must be exported too.
+      if(TARGET ${d})
         get_target_property(imported ${d} IMPORTED)
-        if(NOT imported)
+        get_target_property(aliased ${d} ALIASED_TARGET)
+        if(NOT imported AND NOT aliased)
           rocref_visit(${d})
           set(seen ${seen} PARENT_SCOPE)
           set(order ${order} PARENT_SCOPE)
