@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/parse_args.h"
 #include "proofs/verify/catalog.h"
 #include "proofs/verify/results.h"
 #include "proofs/verify/runner.h"
@@ -72,16 +73,7 @@ int verify_main(const std::vector<std::string>& args) {
   app.add_option("--json", json_file, "write the results as JSON to FILE ('-' or none with --list: stdout)")
       ->expected(0, 1);
   app.add_option("--junit", junit_file, "write the results as JUnit XML to FILE");
-  try {
-    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes a vector last-first
-    app.parse(reversed);
-  } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "rocref verify: %s\n%s", e.what(), app.help().c_str());
-    return 2;
-  }
+  if (const int code = rocref::cli::parse_args(app, args); code >= 0) return code;
   if (app.count("--producers")) o.producers = producers;
   if (app.count("--ring")) o.ring = ring;
   if (app.count("--depth")) o.depth = depth;

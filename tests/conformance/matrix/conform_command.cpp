@@ -25,6 +25,7 @@
 
 #include "ci_report.h"
 #include "cli/command.h"
+#include "cli/parse_args.h"
 #include "matrix.h"
 
 namespace rocref::conform {
@@ -209,16 +210,7 @@ int conform_main(const std::vector<std::string>& args) {
   app.add_flag("--isolate", isolate, "run every test of a suite in its own process (a crash fails one test)");
   app.add_option("--junit", junit_dir, "write DIR/<NAME>.xml, JUnit XML per implementation, for CI");
   app.add_option("--markdown", markdown_file, "write the matrix as Markdown to FILE");
-  try {
-    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes a vector last-first
-    app.parse(reversed);
-  } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "rocref conform: %s\n%s", e.what(), app.help().c_str());
-    return 2;
-  }
+  if (const int code = rocref::cli::parse_args(app, args); code >= 0) return code;
   std::vector<std::pair<std::string, std::string>> envs;
   for (const std::string& v : env_args) {
     const size_t colon = v.find(':');
