@@ -17,3 +17,7 @@ endif()
 if(ROCREF_BUILD_BENCH)
   find_package(benchmark REQUIRED)
 endif()
+
+# Kept libraries instead of hand-written code: option parsing and JSON (header-only).
+find_package(CLI11 CONFIG REQUIRED)
+find_package(nlohmann_json 3 CONFIG REQUIRED)

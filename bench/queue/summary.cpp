@@ -1,6 +1,9 @@
-// bench/queue/summary.cpp - summary.json: the table's statistics in machine-readable form.
+// bench/queue/summary.cpp - summary.json (nlohmann-json): the table's statistics in machine-readable form.
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "bench/queue/results.h"
 #include "bench/queue/stats.h"
@@ -8,20 +11,14 @@
 namespace rocref::bench {
 namespace {
 
-std::string number(double v) {
-  if (!std::isfinite(v)) return "null";
+using json = nlohmann::ordered_json;  // fields in the order written, as the table reads them
+
+// Six significant digits, as the table; a missing statistic (no clean run) is null.
+json number(double v) {
+  if (!std::isfinite(v)) return nullptr;
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) >= 0x20) out += c;
-  }
-  return out + "\"";
+  return std::strtod(buf, nullptr);
 }
 
 double median_of(const SuiteResults& r, const std::string& name) {
@@ -32,41 +29,43 @@ double median_of(const SuiteResults& r, const std::string& name) {
 }  // namespace
 
 std::string format_summary_json(const SuiteResults& r) {
-  std::string out = "{\n  \"machine\": " + quoted(r.machine) + ",\n  \"canary_limit_ns\": " +
-                    number(r.canary_limit_ns) + ",\n  \"seconds_per_run\": " + number(r.seconds_per_run) +
-                    ",\n  \"repetitions\": " + std::to_string(r.repetitions) + ",\n  \"instructions_per_pair\": {";
-  bool first = true;
-  for (const auto& [impl, n] : r.instructions) {
-    out += std::string(first ? "" : ",") + "\n    " + quoted(impl) + ": " + number(n);
-    first = false;
-  }
-  out += "\n  },\n  \"series\": [";
-  first = true;
+  json instructions = json::object();
+  for (const auto& [impl, n] : r.instructions) instructions[impl] = number(n);
+  json series = json::array();
   for (const auto& [name, s] : r.series) {
-    out += std::string(first ? "" : ",") + "\n    {\"name\": " + quoted(name) + ", \"scenario\": " + quoted(s.scenario) +
-           ", \"implementation\": " + quoted(s.implementation) + ", \"producers\": " + std::to_string(s.producers) +
-           ", \"kept\": " + std::to_string(s.scenario == "e2e" ? s.p50_ns.size() : s.mops.size()) +
-           ", \"discarded_attempts\": " + std::to_string(s.discarded) +
-           ", \"repetitions_without_clean_canary\": " + std::to_string(s.failed) +
-           ", \"order_errors\": " + std::to_string(s.order_errors);
+    json e{{"name", name},
+           {"scenario", s.scenario},
+           {"implementation", s.implementation},
+           {"producers", s.producers},
+           {"kept", s.scenario == "e2e" ? s.p50_ns.size() : s.mops.size()},
+           {"discarded_attempts", s.discarded},
+           {"repetitions_without_clean_canary", s.failed},
+           {"order_errors", s.order_errors}};
     if (s.scenario == "e2e") {
-      out += ", \"median_p50_ns\": " + number(median(s.p50_ns)) + ", \"median_p99_ns\": " + number(median(s.p99_ns)) +
-             ", \"cv_p50\": " + number(coefficient_of_variation(s.p50_ns));
+      e["median_p50_ns"] = number(median(s.p50_ns));
+      e["median_p99_ns"] = number(median(s.p99_ns));
+      e["cv_p50"] = number(coefficient_of_variation(s.p50_ns));
     } else {
       const double m = median(s.mops);
-      out += ", \"median_mops\": " + number(m) + ", \"ns_per_op\": " + number(1000 / m) +
-             ", \"cv\": " + number(coefficient_of_variation(s.mops)) +
-             ", \"median_mops_all_runs\": " + number(median(s.mops_any)) +
-             ", \"ratio_rte_ring_sp_sc\": " + number(m / median_of(r, "queue_1p1c/rte_ring_sp_sc")) +
-             ", \"ratio_rte_ring_mp_sc\": " +
-             number(m / median_of(r, s.scenario == "queue_scale"
-                                         ? "queue_scale/rte_ring_mp_sc/producers:" + std::to_string(s.producers)
-                                         : s.scenario + "/rte_ring_mp_sc"));
+      e["median_mops"] = number(m);
+      e["ns_per_op"] = number(1000 / m);
+      e["cv"] = number(coefficient_of_variation(s.mops));
+      e["median_mops_all_runs"] = number(median(s.mops_any));
+      e["ratio_rte_ring_sp_sc"] = number(m / median_of(r, "queue_1p1c/rte_ring_sp_sc"));
+      e["ratio_rte_ring_mp_sc"] =
+          number(m / median_of(r, s.scenario == "queue_scale"
+                                      ? "queue_scale/rte_ring_mp_sc/producers:" + std::to_string(s.producers)
+                                      : s.scenario + "/rte_ring_mp_sc"));
     }
-    out += "}";
-    first = false;
+    series.push_back(std::move(e));
   }
-  return out + "\n  ]\n}\n";
+  const json doc{{"machine", r.machine},
+                 {"canary_limit_ns", number(r.canary_limit_ns)},
+                 {"seconds_per_run", number(r.seconds_per_run)},
+                 {"repetitions", r.repetitions},
+                 {"instructions_per_pair", std::move(instructions)},
+                 {"series", std::move(series)}};
+  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace rocref::bench

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/parse_args.h"
 
 namespace rocref::cli {
 namespace {
@@ -21,6 +22,10 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kLibName = "librocref_preload.so";
+// The installed tree's private library folder relative to the prefix (cmake/Install.cmake sets it).
+#ifndef ROCREF_INSTALL_PRIVATE_LIBDIR
+#define ROCREF_INSTALL_PRIVATE_LIBDIR "lib/rocref"
+#endif
 
 std::string find_interposer() {
   if (const char* env = std::getenv("ROCREF_PRELOAD_LIB"); env != nullptr && *env != '\0') return env;
@@ -28,45 +33,38 @@ std::string find_interposer() {
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (ec) return {};
   const fs::path bin = exe.parent_path();
-  for (const fs::path& candidate : {bin / ".." / "lib" / kLibName, bin / ".." / "lib" / "rocref" / kLibName,
-                                    bin / kLibName}) {
+  // Build tree (build/bin, build/lib), then the installed prefix, wherever it was moved to.
+  for (const fs::path& candidate : {bin / ".." / "lib" / kLibName, bin / ".." / ROCREF_INSTALL_PRIVATE_LIBDIR / kLibName,
+                                    bin / ".." / "lib" / "rocref" / kLibName, bin / kLibName}) {
     if (fs::exists(candidate, ec)) return fs::weakly_canonical(candidate, ec).string();
   }
   return {};
 }
 
-int usage(FILE* out) {
-  std::fprintf(out,
-               "usage: rocref exec [--lib PATH] [--print] -- COMMAND [ARGS...]\n"
-               "  Runs COMMAND with LD_PRELOAD set to the /dev/kfd interposer, so unmodified\n"
-               "  ROCm binaries run on rocref's KFD and GPU models.\n"
-               "  --lib PATH  the interposer (default: ROCREF_PRELOAD_LIB, else lib/%s\n"
-               "              beside this binary's bin/)\n"
-               "  --print     print the LD_PRELOAD value and exit\n",
-               kLibName);
-  return out == stdout ? 0 : 2;
-}
-
 int exec_main(const std::vector<std::string>& args) {
   std::string lib;
   bool print = false;
-  size_t i = 0;
-  for (; i < args.size(); ++i) {
-    if (args[i] == "--") {
-      ++i;
-      break;
-    }
-    if (args[i] == "-h" || args[i] == "--help") return usage(stdout);
-    if (args[i] == "--print") {
-      print = true;
-    } else if (args[i] == "--lib" && i + 1 < args.size()) {
-      lib = args[++i];
-    } else if (args[i].rfind("-", 0) == 0) {
-      std::fprintf(stderr, "rocref exec: unknown option '%s'\n", args[i].c_str());
-      return usage(stderr);
-    } else {
-      break;  // the command itself, without a "--"
-    }
+  bool drop_ins = false;
+  CLI::App app{
+      "Runs COMMAND with LD_PRELOAD set to the /dev/kfd interposer, so unmodified\n"
+      "ROCm binaries run on rocref's KFD and GPU models.\n"
+      "usage: rocref exec [--lib PATH] [--drop-ins] [--print] [--] COMMAND [ARGS...]",
+      "rocref exec"};
+  app.add_option("--lib", lib,
+                 std::string("the interposer (default: ROCREF_PRELOAD_LIB, else ") + kLibName +
+                     " in lib/ or the installed private folder beside this binary's bin/)");
+  app.add_flag("--drop-ins", drop_ins,
+               "also load rocref's libhsakmt.so.1 and libhsa-runtime64.so.1 (the interposer's folder goes in front "
+               "of LD_LIBRARY_PATH)");
+  app.add_flag("--print", print, "print the LD_PRELOAD (and LD_LIBRARY_PATH) value and exit");
+  app.prefix_command();  // everything from COMMAND on is the command's own arguments
+  if (const int code = parse_args(app, args); code >= 0) return code;
+  std::vector<std::string> command = app.remaining();
+  if (!command.empty() && command.front() == "--") {
+    command.erase(command.begin());
+  } else if (!command.empty() && command.front().rfind("-", 0) == 0) {
+    std::fprintf(stderr, "rocref exec: unknown option '%s'\n%s", command.front().c_str(), app.help().c_str());
+    return 2;
   }
   if (lib.empty()) lib = find_interposer();
   if (lib.empty() || access(lib.c_str(), R_OK) != 0) {
@@ -76,14 +74,27 @@ int exec_main(const std::vector<std::string>& args) {
   }
   std::string preload = lib;
   if (const char* old = std::getenv("LD_PRELOAD"); old != nullptr && *old != '\0') preload += std::string(":") + old;
+  // The drop-ins lie beside the interposer in the build tree (lib/) and the installed one
+  // (lib/<multiarch>/rocref/), a folder the loader never searches by default.
+  std::string library_path;
+  if (drop_ins) {
+    library_path = fs::path(lib).parent_path().string();
+    if (const char* old = std::getenv("LD_LIBRARY_PATH"); old != nullptr && *old != '\0')
+      library_path += std::string(":") + old;
+  }
   if (print) {
     std::printf("LD_PRELOAD=%s\n", preload.c_str());
+    if (drop_ins) std::printf("LD_LIBRARY_PATH=%s\n", library_path.c_str());
     return 0;
   }
-  if (i >= args.size()) return usage(stderr);
+  if (command.empty()) {
+    std::fprintf(stderr, "rocref exec: no COMMAND\n%s", app.help().c_str());
+    return 2;
+  }
   setenv("LD_PRELOAD", preload.c_str(), 1);
+  if (drop_ins) setenv("LD_LIBRARY_PATH", library_path.c_str(), 1);
   std::vector<char*> argv;
-  for (size_t k = i; k < args.size(); ++k) argv.push_back(const_cast<char*>(args[k].c_str()));
+  for (const std::string& a : command) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   execvp(argv[0], argv.data());
   std::fprintf(stderr, "rocref exec: cannot run '%s': %s\n", argv[0], std::strerror(errno));

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/parse_args.h"
 #include "common/aql_packet.h"
 #include "common/aql_ring.h"
 #include "common/host_aql_queue.h"
@@ -165,12 +166,12 @@ class Demo {
 };
 
 int queue_demo(const std::vector<std::string>& args) {
-  if (!args.empty()) {
-    std::printf("usage: rocref queue-demo\n\nSubmits a kernel dispatch, a barrier-AND with a null dependency and an\n"
-                "agent dispatch through the AQL submission core to the GPU model's packet\n"
-                "processor, printing every step with its spec clause (spec/aql-queue.md).\n");
-    return args[0] == "--help" || args[0] == "-h" ? 0 : 2;
-  }
+  CLI::App app{
+      "Submits a kernel dispatch, a barrier-AND with a null dependency and an\n"
+      "agent dispatch through the AQL submission core to the GPU model's packet\n"
+      "processor, printing every step with its spec clause (spec/aql-queue.md).",
+      "rocref queue-demo"};
+  if (const int code = parse_args(app, args); code >= 0) return code;
   std::printf("rocref queue-demo: AQL packets, producer -> ring -> header -> doorbell -> packet processor -> completion\n");
   std::printf("queue: %u slots of 64 bytes in amd_queue_t's ring, every header INVALID (AQL-INV-3)\n", kRingSize);
 

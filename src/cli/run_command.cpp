@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/parse_args.h"
 #include "cli/samples/sample.h"
 #include "common/trace.h"
 #include "common/trace_format.h"
@@ -19,38 +20,18 @@ struct RunOptions {
   bool list = false;
 };
 
-void print_usage(const char* command) {
-  std::printf(
-      "usage: rocref %s [--sample NAME]... [--trace FILE] [--quiet] [--list]\n\n"
+// Returns -1 to go on, else the exit status (0 after --help, 2 on a bad option).
+int parse(const std::vector<std::string>& args, RunOptions& options, const char* command) {
+  CLI::App app{
       "Runs HIP sample programs through HIP -> command layer -> HSA runtime -> thunk ->\n"
-      "ioctl -> KFD model -> GPU model, checks their results, and prints what each layer did.\n\n"
-      "  --sample NAME  run only this sample (repeatable); --list shows them\n"
-      "  --trace FILE   also write a Chrome/Perfetto trace (ui.perfetto.dev, chrome://tracing)\n"
-      "  --quiet        results only, no layer-by-layer account\n",
-      command);
-}
-
-bool parse(const std::vector<std::string>& args, RunOptions& options, const char* command, int& exit_code) {
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "-h" || a == "--help") {
-      print_usage(command);
-      exit_code = 0;
-      return false;
-    } else if (a == "--list") {
-      options.list = true;
-    } else if (a == "--quiet") {
-      options.account = false;
-    } else if ((a == "--sample" || a == "--trace") && i + 1 < args.size()) {
-      (a == "--sample" ? options.samples.emplace_back(args[++i]) : options.trace_file = args[++i]);
-    } else {
-      std::fprintf(stderr, "rocref %s: unknown or incomplete option '%s'\n", command, a.c_str());
-      print_usage(command);
-      exit_code = 2;
-      return false;
-    }
-  }
-  return true;
+      "ioctl -> KFD model -> GPU model, checks their results, and prints what each layer did.",
+      std::string("rocref ") + command};
+  app.add_option("--sample", options.samples, "run only this sample (repeatable); --list shows them")
+      ->allow_extra_args(false);
+  app.add_option("--trace", options.trace_file, "also write a Chrome/Perfetto trace (ui.perfetto.dev, chrome://tracing)");
+  app.add_flag("--quiet", [&options](int64_t) { options.account = false; }, "results only, no layer-by-layer account");
+  app.add_flag("--list", options.list, "list the samples");
+  return parse_args(app, args);
 }
 
 int run_samples(const RunOptions& options) {
@@ -100,16 +81,14 @@ int run_samples(const RunOptions& options) {
 
 int run_main(const std::vector<std::string>& args) {
   RunOptions options;
-  int exit_code = 0;
-  if (!parse(args, options, "run", exit_code)) return exit_code;
+  if (const int code = parse(args, options, "run"); code >= 0) return code;
   return run_samples(options);
 }
 
 int trace_main(const std::vector<std::string>& args) {
   RunOptions options;
   options.trace_file = "rocref-trace.json";
-  int exit_code = 0;
-  if (!parse(args, options, "trace", exit_code)) return exit_code;
+  if (const int code = parse(args, options, "trace"); code >= 0) return code;
   return run_samples(options);
 }
 

@@ -2,11 +2,15 @@
 #include "common/trace.h"
 
 #include <chrono>
+#include <cstdio>
 #include <mutex>
+
+#include "common/log.h"
 
 namespace rocref::trace {
 
-std::atomic<bool> g_enabled{false};
+// On while recording (enable) or while ROCREF_TRACE_API prints every event as it happens.
+std::atomic<bool> g_enabled{log::api_trace()};
 
 namespace {
 // Never destroyed: the runtime's own threads (the HSA async handler, the GPU model's
@@ -16,6 +20,17 @@ std::vector<Event>& g_events = *new std::vector<Event>;
 std::chrono::steady_clock::time_point g_origin = std::chrono::steady_clock::now();
 std::atomic<uint32_t> g_next_thread{0};
 thread_local uint32_t t_thread = g_next_thread.fetch_add(1, std::memory_order_relaxed);
+bool g_recording = false;  // under g_mutex
+
+// ROCREF_TRACE_API's line: "> name detail" on entry, "< name" on return, "- name detail" for a step.
+void print_event(const Event& e) {
+  std::string message = std::to_string(e.time_ns / 1000) + " us " + static_cast<char>(e.phase == Phase::Begin ? '>'
+                                                                                  : e.phase == Phase::End ? '<'
+                                                                                                           : '-') +
+                        " " + e.name;
+  if (!e.detail.empty()) message += "  " + e.detail;
+  log::write_line("api", std::string(layer_name(e.layer)).c_str(), message.c_str());
+}
 }  // namespace
 
 std::string_view layer_name(Layer layer) noexcept {
@@ -26,8 +41,9 @@ std::string_view layer_name(Layer layer) noexcept {
 
 void enable(bool on) {
   std::lock_guard lock(g_mutex);
-  if (on && !g_enabled.load()) g_origin = std::chrono::steady_clock::now();
-  g_enabled.store(on, std::memory_order_relaxed);
+  if (on && !g_recording) g_origin = std::chrono::steady_clock::now();
+  g_recording = on;
+  g_enabled.store(on || log::api_trace(), std::memory_order_relaxed);
 }
 
 void clear() {
@@ -44,7 +60,9 @@ void record(Layer layer, Phase phase, std::string_view name, std::string detail)
   const auto now = std::chrono::steady_clock::now();
   std::lock_guard lock(g_mutex);
   const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now - g_origin).count();
-  g_events.push_back(Event{layer, phase, std::string(name), std::move(detail), static_cast<uint64_t>(ns), t_thread});
+  Event e{layer, phase, std::string(name), std::move(detail), static_cast<uint64_t>(ns), t_thread};
+  if (log::api_trace()) print_event(e);
+  if (g_recording) g_events.push_back(std::move(e));
 }
 
 Span::Span(Layer layer, std::string_view name, std::string detail)

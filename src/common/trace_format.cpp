@@ -1,5 +1,7 @@
-// common/trace_format.cpp - JSON and text renderings of trace events (see trace_format.h).
+// common/trace_format.cpp - JSON (nlohmann-json) and text renderings of trace events (see trace_format.h).
 #include "common/trace_format.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <map>
@@ -9,80 +11,43 @@
 namespace rocref::trace {
 namespace {
 
-void append_json_string(std::string& out, std::string_view text) {
-  out += '"';
-  for (const char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
+// Ordered: the fields keep the trace-event format's customary order (ph, name, pid, ...).
+using json = nlohmann::ordered_json;
 
 int layer_pid(Layer layer) { return static_cast<int>(layer) + 1; }
 
 }  // namespace
 
 std::string to_chrome_json(const std::vector<Event>& events) {
-  std::string out = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[";
-  bool first = true;
-  auto begin_object = [&] {
-    if (!first) out += ',';
-    first = false;
-    out += "\n{";
-  };
+  json trace_events = json::array();
   std::set<std::pair<int, uint32_t>> tracks;
   for (const Event& e : events) tracks.emplace(layer_pid(e.layer), e.thread);
   std::set<int> processes;
   for (const auto& [pid, tid] : tracks) {
     if (processes.insert(pid).second) {
-      begin_object();
-      out += "\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + std::to_string(pid) + ",\"args\":{\"name\":";
-      append_json_string(out, layer_name(static_cast<Layer>(pid - 1)));
-      out += "}}";
-      begin_object();
-      out += "\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":" + std::to_string(pid) +
-             ",\"args\":{\"sort_index\":" + std::to_string(pid) + "}}";
+      trace_events.push_back(json{{"ph", "M"}, {"name", "process_name"}, {"pid", pid},
+                                  {"args", {{"name", std::string(layer_name(static_cast<Layer>(pid - 1)))}}}});
+      trace_events.push_back(
+          json{{"ph", "M"}, {"name", "process_sort_index"}, {"pid", pid}, {"args", {{"sort_index", pid}}}});
     }
-    begin_object();
-    out += "\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
-           ",\"args\":{\"name\":\"thread " + std::to_string(tid) + "\"}}";
+    trace_events.push_back(json{{"ph", "M"}, {"name", "thread_name"}, {"pid", pid}, {"tid", tid},
+                                {"args", {{"name", "thread " + std::to_string(tid)}}}});
   }
   for (const Event& e : events) {
-    begin_object();
-    out += "\"ph\":\"";
-    out += static_cast<char>(e.phase);
-    out += "\",\"pid\":" + std::to_string(layer_pid(e.layer)) + ",\"tid\":" + std::to_string(e.thread);
-    char ts[32];
-    std::snprintf(ts, sizeof ts, "%.3f", static_cast<double>(e.time_ns) / 1000.0);
-    out += ",\"ts\":";
-    out += ts;
-    out += ",\"cat\":";
-    append_json_string(out, layer_name(e.layer));
-    out += ",\"name\":";
-    append_json_string(out, e.name);
-    if (e.phase == Phase::Instant) out += ",\"s\":\"t\"";
-    if (!e.detail.empty()) {
-      out += ",\"args\":{\"detail\":";
-      append_json_string(out, e.detail);
-      out += '}';
-    }
-    out += '}';
+    json ev{{"ph", std::string(1, static_cast<char>(e.phase))},
+            {"pid", layer_pid(e.layer)},
+            {"tid", e.thread},
+            {"ts", static_cast<double>(e.time_ns) / 1000.0},  // microseconds, the format's unit
+            {"cat", std::string(layer_name(e.layer))},
+            {"name", e.name}};
+    if (e.phase == Phase::Instant) ev["s"] = "t";
+    if (!e.detail.empty()) ev["args"] = {{"detail", e.detail}};
+    trace_events.push_back(std::move(ev));
   }
-  out += "\n]}\n";
-  return out;
+  // Invalid UTF-8 in a name or detail is replaced, never a throw from a trace dump.
+  return json{{"displayTimeUnit", "ns"}, {"traceEvents", std::move(trace_events)}}.dump(-1, ' ', false,
+                                                                                        json::error_handler_t::replace) +
+         "\n";
 }
 
 std::string to_text(const std::vector<Event>& events) {

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "common/log.h"
 #include "hsa/runtime.h"
 
 using rocref::hsa::Runtime;
@@ -21,9 +22,18 @@ hsa_status_t put(void* out, T value) {
 
 extern "C" {
 
-hsa_status_t HSA_API hsa_init() { return Runtime::acquire(); }
+hsa_status_t HSA_API hsa_init() {
+  const hsa_status_t status = Runtime::acquire();
+  ROCREF_LOG(status == HSA_STATUS_SUCCESS ? rocref::log::kInfo : rocref::log::kError, "hsa", "hsa_init -> 0x%x",
+             unsigned(status));
+  return status;
+}
 
-hsa_status_t HSA_API hsa_shut_down() { return Runtime::release(); }
+hsa_status_t HSA_API hsa_shut_down() {
+  const hsa_status_t status = Runtime::release();
+  ROCREF_LOG(rocref::log::kInfo, "hsa", "hsa_shut_down -> 0x%x", unsigned(status));
+  return status;
+}
 
 hsa_status_t HSA_API hsa_system_get_info(hsa_system_info_t attribute, void* value) {
   Runtime* rt = runtime();

@@ -19,6 +19,7 @@
 #include "kfd/device_state.h"
 #include "kfd/kfd_abi.h"
 #include "kfd/user_copy.h"
+#include "common/log.h"
 #include "common/trace.h"
 
 namespace rocref::kfd {
@@ -104,6 +105,8 @@ int kfd_dispatch_ioctl(DeviceState& dev, Process& p, unsigned long request, void
   if (ioc_dir(cmd) & kIocRead) {
     if (copy_to_user(uarg, kdata.data(), usize) != 0) ret = -EFAULT;
   }
+  // A refused ioctl is what user space sees as a failed call: a warning, as amdkfd's pr_debug/pr_err.
+  if (ret < 0) ROCREF_LOG(log::kWarning, "kfd", "%s -> %d", desc.name, ret);
   return ret;
 }
 

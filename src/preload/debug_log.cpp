@@ -1,5 +1,7 @@
-// preload/debug_log.cpp - the interposer's opt-in trace to stderr.
+// preload/debug_log.cpp - the interposer's debug lines: ROCREF_LOG_LEVEL=4 (common/log.h).
 #include "preload/debug_log.h"
+
+#include "common/log.h"
 
 #include <unistd.h>
 
@@ -9,25 +11,16 @@
 
 namespace rocref::preload {
 
-bool debug_enabled() noexcept {
-  static const int on = [] {
-    const char* v = std::getenv("ROCREF_PRELOAD_TRACE");
-    return v != nullptr && v[0] != '\0' && v[0] != '0' ? 1 : 0;
-  }();
-  return on != 0;
-}
+bool debug_enabled() noexcept { return log::on(log::kDebug); }
 
 void debug_log(const char* fmt, ...) noexcept {
   if (!debug_enabled()) return;
-  char buf[512];
-  int n = std::snprintf(buf, sizeof buf, "[rocref-preload %d] ", int(::getpid()));
+  char message[512];
   va_list ap;
   va_start(ap, fmt);
-  n += std::vsnprintf(buf + n, sizeof buf - size_t(n), fmt, ap);
+  std::vsnprintf(message, sizeof message, fmt, ap);
   va_end(ap);
-  if (n >= int(sizeof buf)) n = int(sizeof buf) - 1;
-  buf[n++] = '\n';
-  [[maybe_unused]] ssize_t w = ::write(2, buf, size_t(n));
+  log::write_line("4", "preload", message);
 }
 
 }  // namespace rocref::preload

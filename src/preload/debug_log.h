@@ -1,4 +1,4 @@
-// preload/debug_log.h - ROCREF_PRELOAD_TRACE=1: one stderr line per answered open, ioctl and mmap.
+// preload/debug_log.h - ROCREF_LOG_LEVEL=4: one stderr line per answered open, ioctl and mmap.
 #pragma once
 
 namespace rocref::preload {

@@ -15,12 +15,17 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
+#include "ci_report.h"
 #include "cli/command.h"
+#include "cli/parse_args.h"
 #include "matrix.h"
 
 namespace rocref::conform {
@@ -40,23 +45,6 @@ std::string read_text(const fs::path& p) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-int usage(FILE* out) {
-  std::fprintf(out,
-               "usage: rocref conform [options] COLUMN...\n"
-               "  COLUMN  NAME=REPORT.xml     read a GoogleTest XML report\n"
-               "          NAME=SUITE          run a GoogleTest suite binary\n"
-               "          NAME:model=SUITE    run it under the /dev/kfd interposer (rocref exec)\n"
-               "  The first column is the reference; every other cell is compared with it.\n"
-               "  --deviations FILE   expected deviations (default: the table in tests/conformance/matrix)\n"
-               "  --env NAME:VAR=VAL  extra environment for column NAME (repeatable)\n"
-               "  --filter PATTERN    --gtest_filter for every run\n"
-               "  --timeout SECONDS   per run (default 300)\n"
-               "  --out DIR           keep the reports and logs in DIR\n"
-               "  --isolate           run every test of a suite in its own process (a crash fails one test)\n"
-               "Exit status: 0 all deviations expected, 1 unexpected deviation or column error, 2 usage.\n");
-  return out == stdout ? 0 : 2;
 }
 
 struct ProcessResult {
@@ -197,40 +185,57 @@ int conform_main(const std::vector<std::string>& args) {
   std::string deviations_file = ROCREF_CONFORM_DEVIATIONS;
   std::string filter;
   std::string out_dir;
+  std::string junit_dir;
+  std::string markdown_file;
   int timeout_s = 300;
   bool isolate = false;
+  std::vector<std::string> column_args;
+  std::vector<std::string> env_args;
+  CLI::App app{
+      "Runs conformance suites against implementations and prints the per-clause matrix.\n"
+      "The first column is the reference; every other cell is compared with it.\n"
+      "Exit status: 0 all deviations expected, 1 unexpected deviation or column error, 2 usage.",
+      "rocref conform"};
+  app.add_option("columns", column_args,
+                 "NAME=REPORT.xml (read a GoogleTest XML report), NAME=SUITE (run a GoogleTest suite binary),\n"
+                 "NAME:model=SUITE (run it under the /dev/kfd interposer, rocref exec)")
+      ->required();
+  app.add_option("--deviations", deviations_file, "expected deviations (default: the table in tests/conformance/matrix)");
+  // One value per --env, so the columns after it stay columns.
+  app.add_option("--env", env_args, "NAME:VAR=VAL: extra environment for column NAME (repeatable)")
+      ->allow_extra_args(false);
+  app.add_option("--filter", filter, "--gtest_filter for every run");
+  app.add_option("--timeout", timeout_s, "seconds per run (default 300)")->check(CLI::PositiveNumber);
+  app.add_option("--out", out_dir, "keep the reports and logs in DIR");
+  app.add_flag("--isolate", isolate, "run every test of a suite in its own process (a crash fails one test)");
+  app.add_option("--junit", junit_dir, "write DIR/<NAME>.xml, JUnit XML per implementation, for CI");
+  app.add_option("--markdown", markdown_file, "write the matrix as Markdown to FILE");
+  if (const int code = rocref::cli::parse_args(app, args); code >= 0) return code;
   std::vector<std::pair<std::string, std::string>> envs;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> std::string { return i + 1 < args.size() ? args[++i] : std::string(); };
-    if (a == "-h" || a == "--help") return usage(stdout);
-    if (a == "--deviations") deviations_file = value();
-    else if (a == "--filter") filter = value();
-    else if (a == "--out") out_dir = value();
-    else if (a == "--isolate") isolate = true;
-    else if (a == "--timeout") timeout_s = std::max(1, std::atoi(value().c_str()));
-    else if (a == "--env") {
-      const std::string v = value();
-      const size_t colon = v.find(':');
-      if (colon == std::string::npos || v.find('=', colon) == std::string::npos) return usage(stderr);
-      envs.emplace_back(v.substr(0, colon), v.substr(colon + 1));
-    } else if (a.rfind("--", 0) == 0) {
-      std::fprintf(stderr, "rocref conform: unknown option '%s'\n", a.c_str());
-      return usage(stderr);
-    } else {
-      const size_t eq = a.find('=');
-      if (eq == std::string::npos || eq == 0 || eq + 1 == a.size()) return usage(stderr);
-      ColumnSpec s;
-      s.name = a.substr(0, eq);
-      s.target = a.substr(eq + 1);
-      if (s.name.size() > 6 && s.name.compare(s.name.size() - 6, 6, ":model") == 0) {
-        s.model = true;
-        s.name.resize(s.name.size() - 6);
-      }
-      specs.push_back(std::move(s));
+  for (const std::string& v : env_args) {
+    const size_t colon = v.find(':');
+    if (colon == std::string::npos || v.find('=', colon) == std::string::npos) {
+      std::fprintf(stderr, "rocref conform: --env wants NAME:VAR=VAL, got '%s'\n", v.c_str());
+      return 2;
     }
+    envs.emplace_back(v.substr(0, colon), v.substr(colon + 1));
   }
-  if (specs.empty()) return usage(stderr);
+  for (const std::string& a : column_args) {
+    const size_t eq = a.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == a.size()) {
+      std::fprintf(stderr, "rocref conform: a column is NAME=SUITE or NAME=REPORT.xml, got '%s'\n%s", a.c_str(),
+                   app.help().c_str());
+      return 2;
+    }
+    ColumnSpec s;
+    s.name = a.substr(0, eq);
+    s.target = a.substr(eq + 1);
+    if (s.name.size() > 6 && s.name.compare(s.name.size() - 6, 6, ":model") == 0) {
+      s.model = true;
+      s.name.resize(s.name.size() - 6);
+    }
+    specs.push_back(std::move(s));
+  }
   for (auto& [name, kv] : envs) {
     bool found = false;
     for (auto& s : specs) {
@@ -291,6 +296,23 @@ int conform_main(const std::vector<std::string>& args) {
   }
   const Matrix m = build_matrix(columns, expected);
   std::fputs(render_text(m, expected).c_str(), stdout);
+  bool written = true;
+  auto write = [&written](const fs::path& path, const std::string& text) {
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+    f.close();
+    if (!f) {
+      std::fprintf(stderr, "rocref conform: cannot write %s\n", path.c_str());
+      written = false;
+    }
+  };
+  if (!junit_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(junit_dir, ec);
+    for (size_t c = 0; c < m.columns.size(); ++c) write(fs::path(junit_dir) / (m.columns[c] + ".xml"), junit_for_column(m, c, expected));
+  }
+  if (!markdown_file.empty()) write(markdown_file, render_markdown(m, expected));
+  if (!written) return 2;
   if (out_dir.empty()) fs::remove_all(dir);
   return (m.unexpected.empty() && m.column_errors.empty()) ? 0 : 1;
 }
