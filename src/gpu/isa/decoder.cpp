@@ -1,6 +1,8 @@
 // gpu/isa/decoder.cpp - gfx900 encodings -> Inst (field positions: Vega ISA reference, chapter 12).
 #include "gpu/isa/decoder.h"
 
+#include "gpu/isa/isa_mutant.h"
+
 namespace rocref::gpu::isa {
 namespace {
 
@@ -82,7 +84,8 @@ Inst decode_vop12c(const uint32_t* w, size_t available) {
     if (!take_literal(in, w, available, 1)) return invalid(w);
     return in;
   }
-  in.src[1] = static_cast<uint16_t>(kVgpr0 + field(w[0], 9, 8));
+  // ISA-DEC-1: vsrc1 is always a VGPR (the mutant reads it as an SGPR code).
+  in.src[1] = static_cast<uint16_t>((isa_mutant_active(IsaMutant::Vop2Src1AsSgpr) ? 0 : kVgpr0) + field(w[0], 9, 8));
   if (top7 == 0x3e) {  // VOPC: the mask goes to VCC
     in.format = Format::VOPC;
     in.op = static_cast<uint16_t>(field(w[0], 17, 8));
@@ -226,6 +229,7 @@ Inst decode_memory(const uint32_t* w, size_t available, uint32_t top6) {
       in.slc = field(w[0], 17, 1) != 0;
       in.vaddr = static_cast<uint8_t>(field(w[1], 0, 8));
       in.vdata = static_cast<uint8_t>(field(w[1], 8, 8));
+      in.vdst = in.vdata;  // MUBUF loads (and returning atomics) write VDATA
       in.saddr = static_cast<uint16_t>(field(w[1], 16, 5) * 4);
       in.soffset = static_cast<uint16_t>(field(w[1], 24, 8));
       if (field(w[0], 16, 1) != 0 || field(w[1], 23, 1) != 0) in.format = Format::Other;  // LDS / TFE

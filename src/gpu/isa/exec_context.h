@@ -47,6 +47,13 @@ struct ExecContext {
     return memory->translate(va, size, access);
   }
 
+  // Whether [va, va + size) touches a model-owned overlay (never cached as a GPU page).
+  bool overlay(uint64_t va, size_t size) const noexcept {
+    const bool packet_hit = va < packet_va + sizeof packet && packet_va < va + size;
+    const bool scratch_hit = !scratch.empty() && va < scratch_va + scratch.size() && scratch_va < va + size;
+    return packet_hit || scratch_hit;
+  }
+
   Step memory_fault(uint64_t va, const char* what) {
     if (!fault) {
       char text[160];

@@ -6,12 +6,16 @@
 #include <unordered_map>
 
 #include "gpu/isa/decoder.h"
+#include "gpu/isa/isa_mutant.h"
 
 namespace rocref::gpu::isa {
 
 namespace {
 constexpr size_t kMaxSlots = size_t{1} << 22;  // 16 MiB of code from one entry: more is not a kernel
 }
+
+Program::Program(uint64_t entry)
+    : entry_(entry), decoded_with_mutant_(isa_mutant_active(IsaMutant::Vop2Src1AsSgpr)) {}
 
 const Inst* Program::at(uint64_t pc, MemoryAccess& memory) {
   if (pc < entry_ || pc % 4 != 0) return nullptr;
@@ -50,7 +54,8 @@ bool Program::unchanged(MemoryAccess& memory) const {
 std::shared_ptr<Program> ProgramCache::get(uint64_t entry, MemoryAccess& memory) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto& slot = programs_[entry];
-  if (slot == nullptr || !slot->unchanged(memory)) slot = std::make_shared<Program>(entry);
+  if (slot == nullptr || slot->decoded_with_mutant() != isa_mutant_active(IsaMutant::Vop2Src1AsSgpr) ||
+      !slot->unchanged(memory)) slot = std::make_shared<Program>(entry);
   return slot;
 }
 

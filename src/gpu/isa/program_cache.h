@@ -19,7 +19,9 @@ namespace rocref::gpu::isa {
 
 class Program {
  public:
-  explicit Program(uint64_t entry) : entry_(entry) {}
+  explicit Program(uint64_t entry);
+  // Decoded under the decoder mutant (isa_mutant.h): not reused once it is switched.
+  bool decoded_with_mutant() const { return decoded_with_mutant_; }
   uint64_t entry() const { return entry_; }
   // The instruction at `pc`, decoding it if needed; nullptr when the code does not translate
   // or pc lies below the entry or is not dword aligned.
@@ -34,6 +36,7 @@ class Program {
   uint64_t entry_;
   std::vector<Inst> slots_;  // by dword index from entry_; format Invalid with dwords 0 = not decoded
   size_t count_ = 0;
+  bool decoded_with_mutant_ = false;
   std::mutex mutex_;
 };
 
