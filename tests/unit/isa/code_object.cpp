@@ -29,6 +29,7 @@ CodeObject::CodeObject(const std::string& path) {
   }
   const size_t size = (span + 0xffff) & ~size_t{0xffff};
   base_.reset(static_cast<uint8_t*>(std::aligned_alloc(0x10000, size)));
+  size_ = size;
   std::memset(base_.get(), 0, size);
   for (unsigned i = 0; i < eh.e_phnum; ++i) {
     Elf64_Phdr ph;

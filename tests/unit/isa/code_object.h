@@ -20,12 +20,16 @@ class CodeObject {
   const std::string& error() const { return error_; }
   // Address of the kernel descriptor of `kernel`, 0 if there is none.
   uint64_t kernel_object(const std::string& kernel) const;
+  // The loaded image: what a test's memory lets the GPU read.
+  uint64_t base() const { return reinterpret_cast<uintptr_t>(base_.get()); }
+  size_t size() const { return size_; }
 
  private:
   struct Free { void operator()(uint8_t* p) const; };
   std::unique_ptr<uint8_t, Free> base_;
   std::map<std::string, uint64_t> kd_;
   std::string error_;
+  size_t size_ = 0;
 };
 
 }  // namespace rocref::test

@@ -29,6 +29,38 @@ using test::CodeObject;
 const CodeObject& o2() { static const CodeObject co(ROCREF_ISA_KERNELS_O2); return co; }
 const CodeObject& o0() { static const CodeObject co(ROCREF_ISA_KERNELS_O0); return co; }
 
+// GPU memory for the tests: only the ranges a test registered (Allow), the code objects,
+// and the dispatch's own packet and kernarg translate; anything else is a page fault,
+// so a wrong address (a planted bug) fails the dispatch instead of touching host memory.
+struct Range { uint64_t lo, hi; };
+std::vector<Range>& allowed() { static std::vector<Range> ranges; return ranges; }
+
+struct Allow {
+  template <typename T>
+  explicit Allow(const std::vector<T>& v) : Allow(v.data(), v.size() * sizeof(T)) {}
+  Allow(const void* p, size_t bytes) {
+    const auto lo = reinterpret_cast<uintptr_t>(p);
+    allowed().push_back({lo, lo + bytes});
+  }
+  ~Allow() { allowed().pop_back(); }
+  Allow(const Allow&) = delete;
+  Allow& operator=(const Allow&) = delete;
+};
+
+class TestMemory final : public MemoryAccess {
+ public:
+  void* translate(uint64_t va, size_t size, Access) noexcept override {
+    if (va == 0 || va + size < va) return nullptr;
+    for (const Range& r : allowed()) {
+      if (va >= r.lo && va + size <= r.hi) return reinterpret_cast<void*>(static_cast<uintptr_t>(va));
+    }
+    return nullptr;
+  }
+};
+
+const test::CodeObject& o2();
+const test::CodeObject& o0();
+
 struct Result {
   std::optional<PacketFault> fault;
   IsaStats stats;
@@ -40,8 +72,11 @@ struct Result {
 template <typename Args>
 Result launch(uint64_t ko, const Args& args, uint32_t items, uint16_t wg) {
   const uint32_t grid = (items + wg - 1) / wg * wg;
-  FlatMemory memory;
+  TestMemory memory;
   alignas(64) uint8_t kernarg[256] = {};
+  const Allow code2(reinterpret_cast<const void*>(static_cast<uintptr_t>(o2().base())), o2().size());
+  const Allow code0(reinterpret_cast<const void*>(static_cast<uintptr_t>(o0().base())), o0().size());
+  const Allow kernarg_segment(kernarg, sizeof kernarg);
   static_assert(sizeof(Args) <= sizeof kernarg);
   std::memcpy(kernarg, &args, sizeof args);
   KernelDescriptor kd{};
@@ -91,6 +126,7 @@ TEST(IsaSemantics, CodeObjectsLoad) {
 bool check_vadd(const std::vector<float>& a, const std::vector<float>& b) {
   const int n = static_cast<int>(a.size());
   std::vector<float> c(n + 64, -1.0f);
+  const Allow ga(a), gb(b), gc(c);
   struct { uint64_t a, b, c; int n; } args{addr(a), addr(b), addr(c), n};
   const Result r = launch(kernel(o2(), "vadd"), args, static_cast<uint32_t>(n), 64);
   if (r.fault) return false;
@@ -107,6 +143,7 @@ bool check_reduce(const std::vector<int>& in) {
   const int n = static_cast<int>(in.size());
   const int blocks = (n + 255) / 256;
   std::vector<int> out(blocks, 0);
+  const Allow gi(in), go(out);
   struct { uint64_t in, out; int n; } args{addr(in), addr(out), n};
   if (launch(kernel(o2(), "reduce"), args, static_cast<uint32_t>(blocks * 256), 256).fault) return false;
   for (int b = 0; b < blocks; ++b) {
@@ -120,6 +157,7 @@ bool check_reduce(const std::vector<int>& in) {
 bool check_divergent(const std::vector<int>& in) {
   const int n = static_cast<int>(in.size());
   std::vector<int> out(n, 0);
+  const Allow gi(in), go(out);
   struct { uint64_t in, out; int n; } args{addr(in), addr(out), n};
   if (launch(kernel(o2(), "divergent"), args, static_cast<uint32_t>(n), 128).fault) return false;
   for (int i = 0; i < n; ++i) {
@@ -160,6 +198,7 @@ bool check_addr64(const std::vector<int64_t>& in, int64_t stride) {
   Straddling buffer(static_cast<size_t>(n) * stride);
   int64_t* out = buffer.data;
   std::memset(out, 0, static_cast<size_t>(n) * stride * 8);
+  const Allow gi(in), go(out, static_cast<size_t>(n) * stride * 8);
   struct { uint64_t in, out; int64_t stride; int n; } args{addr(in), reinterpret_cast<uintptr_t>(out), stride, n};
   if (launch(kernel(o2(), "addr64"), args, static_cast<uint32_t>(n), 64).fault) return false;
   for (int64_t i = 0; i < n; ++i) {
@@ -184,6 +223,7 @@ RC_GTEST_PROP(IsaSemantics, ISA_SEM_1_SaxpyIsFusedMultiplyAdd, ()) {
   const auto x = *rc::gen::container<std::vector<float>>(n, gen);
   auto y = *rc::gen::container<std::vector<float>>(n, gen);
   const std::vector<float> y0 = y;
+  const Allow gx(x), gy(y);
   struct { float a; uint64_t x, y; int n; } args{a, addr(x), addr(y), n};
   // Kernarg layout: a at 0, x at 8, y at 16, n at 24 (the struct pads a to 8 as the kernarg segment does).
   RC_ASSERT(!launch(kernel(o2(), "saxpy"), args, static_cast<uint32_t>(n), 256).fault);
@@ -200,6 +240,7 @@ RC_GTEST_PROP(IsaSemantics, ISA_MEM_3_AtomicsCountEveryLane, ()) {
   const int n = *rc::gen::inRange(1, 900);
   const auto in = *rc::gen::container<std::vector<unsigned>>(n, rc::gen::arbitrary<unsigned>());
   std::vector<unsigned> bins(17, 0);
+  const Allow gi(in), gb(bins);
   struct { uint64_t in, bins; int n; } args{addr(in), addr(bins), n};
   RC_ASSERT(!launch(kernel(o2(), "histogram"), args, static_cast<uint32_t>(n), 128).fault);
   std::vector<unsigned> expect(17, 0);
@@ -225,6 +266,7 @@ RC_GTEST_PROP(IsaSemantics, ISA_EXEC_5_FloatMathAndDivision, ()) {
   const auto x = *rc::gen::container<std::vector<float>>(n, rc::gen::map(rc::gen::inRange(-2000000, 2000000), [](int v) { return v / 1000.0f; }));
   std::vector<float> y(n);
   std::vector<double> z(n);
+  const Allow gx(x), gy(y), gz(z);
   struct { uint64_t x, y, z; int n; } args{addr(x), addr(y), addr(z), n};
   RC_ASSERT(!launch(kernel(o2(), "fmath"), args, static_cast<uint32_t>(n), 64).fault);
   for (int i = 0; i < n; ++i) {
@@ -241,6 +283,7 @@ RC_GTEST_PROP(IsaSemantics, ISA_MEM_4_ScratchAtO0, ()) {
   const int n = *rc::gen::inRange(1, 200);
   const auto in = *rc::gen::container<std::vector<int>>(n, rc::gen::inRange(-1000, 1000));
   std::vector<int> out(n, 0);
+  const Allow gi(in), go(out);
   struct { uint64_t in, out; int n; } args{addr(in), addr(out), n};
   const uint64_t ko = kernel(o0(), "private_array");
   KernelDescriptor kd;
@@ -261,6 +304,7 @@ TEST(IsaSemantics, ISA_SEM_1_O0BuildsAgreeWithO2) {
   std::vector<float> a(300), b(300);
   for (int i = 0; i < 300; ++i) { a[i] = i * 0.25f; b[i] = 1000.0f - i; }
   std::vector<float> c2(300), c0(300);
+  const Allow ga(a), gb(b), gc2(c2), gc0(c0);
   struct { uint64_t a, b, c; int n; } args2{addr(a), addr(b), addr(c2), 300}, args0{addr(a), addr(b), addr(c0), 300};
   ASSERT_FALSE(launch(o2().kernel_object("vadd"), args2, 300, 128).fault);
   const Result r = launch(o0().kernel_object("vadd"), args0, 300, 128);
@@ -283,6 +327,7 @@ struct HandKernel {
 };
 
 Result run_hand(const HandKernel& k) {
+  const Allow code(k.bytes, sizeof k.bytes);
   struct { int unused; } args{0};
   return launch(k.ko(), args, 64, 64);
 }
@@ -316,11 +361,20 @@ TEST(IsaErrors, ISA_MEM_1_BadAddressIsAMemoryViolation) {
   ASSERT_TRUE(r.fault);
   EXPECT_EQ(static_cast<int>(r.fault->status), static_cast<int>(HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION));
   EXPECT_EQ(r.fault->address, 0u);
+  // A vector store one element past what the GPU may touch faults at exactly that address.
+  std::vector<float> a(64, 1.0f), b(64, 2.0f), c(64);
+  const Allow ga(a), gb(b), gc(c.data(), 63 * sizeof(float));
+  struct { uint64_t a, b, c; int n; } args{addr(a), addr(b), addr(c), 64};
+  const Result v = launch(o2().kernel_object("vadd"), args, 64, 64);
+  ASSERT_TRUE(v.fault);
+  EXPECT_EQ(static_cast<int>(v.fault->status), static_cast<int>(HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION));
+  EXPECT_EQ(v.fault->address, addr(c) + 63 * sizeof(float));
 }
 
 TEST(IsaErrors, ISA_DISP_1_DescriptorChecks) {
-  FlatMemory memory;
+  TestMemory memory;
   HandKernel k({0xbf810000u});
+  const Allow code(k.bytes, sizeof k.bytes);
   hsa_kernel_dispatch_packet_t p{};
   p.kernel_object = k.ko();
   EXPECT_TRUE(is_isa_kernel(p, memory));
@@ -337,6 +391,7 @@ TEST(IsaErrors, ISA_DISP_1_DescriptorChecks) {
 
 TEST(IsaStats, WavesAndLaneInstructionsAreCounted) {
   std::vector<float> a(100, 1.0f), b(100, 2.0f), c(100);
+  const Allow ga(a), gb(b), gc(c);
   struct { uint64_t a, b, c; int n; } args{addr(a), addr(b), addr(c), 100};
   const Result r = launch(o2().kernel_object("vadd"), args, 100, 64);
   ASSERT_FALSE(r.fault);
