@@ -1,8 +1,8 @@
 // gpu/isa/implemented.cpp - which (format, opcode) pairs the executors implement: the coverage table's source.
 //
 // Answered by running the executor on a scratch wave whose operands are all
-// in range and seeing whether it reports "unimplemented", so the table cannot
-// drift from the code.
+// in range and seeing whether it reports an illegal instruction, so the table
+// cannot drift from the code.
 #include <cstring>
 
 #include "gpu/isa/exec_context.h"
@@ -44,9 +44,9 @@ bool implemented(Format format, uint16_t op) noexcept {
     case Format::MUBUF: std::memset(w.s, 0, 16); step = exec_mubuf(w, in, ctx); break;
     default: return false;
   }
+  // Faults other than an illegal instruction (a page fault, a trap) mean the opcode executed.
   if (step != Step::Fault) return true;
-  return ctx.fault && ctx.fault->what.find("unimplemented") == std::string::npos &&
-         ctx.fault->what.find("unsupported") == std::string::npos && ctx.fault->what.find("GDS") == std::string::npos;
+  return ctx.fault && static_cast<uint32_t>(ctx.fault->status) != HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION;
 }
 
 }  // namespace rocref::gpu::isa

@@ -241,6 +241,7 @@ Step run_lanes(Wave& w, const Inst& in, ExecContext& ctx, const MemOp& m, Addres
 Step exec_flat(Wave& w, const Inst& in, ExecContext& ctx) {
   MemOp m;
   if (!classify(in.op, &m)) return ctx.illegal(in, w.pc, "unimplemented");
+  if (m.atomic && in.format == Format::SCRATCH) return ctx.illegal(in, w.pc, "illegal");  // gfx9 has no scratch atomics
   const bool saddr_on = in.saddr != 0x7f;
   const int64_t offset = in.imm;
   switch (in.format) {
