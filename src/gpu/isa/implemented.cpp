@@ -41,7 +41,7 @@ bool implemented(Format format, uint16_t op) noexcept {
     case Format::VOP1: case Format::VOP2: case Format::VOPC: case Format::VOP3: step = exec_valu(w, in, ctx); break;
     case Format::DS: step = exec_ds(w, in, ctx); break;
     case Format::FLAT: case Format::GLOBAL: case Format::SCRATCH: step = exec_flat(w, in, ctx); break;
-    case Format::MUBUF: std::memset(w.s, 0, 16); step = exec_mubuf(w, in, ctx); break;
+    case Format::MUBUF: in.saddr = 0; step = exec_mubuf(w, in, ctx); break;  // V# in s[0:3] (zero)
     default: return false;
   }
   // Faults other than an illegal instruction (a page fault, a trap) mean the opcode executed.

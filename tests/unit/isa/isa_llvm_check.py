@@ -81,6 +81,8 @@ def generate(rng):
     for op in range(128):
         out.append(("VOP3P", op, [(0x1A7 << 23) | (op << 16) | rng.randrange(0, 240), vg() | (vg() << 9) | (vg() << 18) | (3 << 27)]))
         out.append(("VOP3P", op, [(0x1A7 << 23) | (op << 16) | rng.randrange(0, 240), vg() | (vg() << 9) | (3 << 27)]))
+        out.append(("VOP3P", op, [(0x1A7 << 23) | (op << 16) | (1 << 14) | rng.randrange(0, 240),
+                                  vg() | (vg() << 9) | (3 << 27)]))  # op_sel_hi of the unused src2 set
     for op in range(0x380):  # VOP3 opcodes 0x380+ are the VOP3P encoding
         for s2 in (0, 1):
             srcs = vg() | (vg() << 9) | ((vg() if s2 else 0) << 18)

@@ -209,6 +209,7 @@ bool check_addr64(const std::vector<int64_t>& in, int64_t stride) {
   return true;
 }
 
+// covers: ISA-EXEC-4
 RC_GTEST_PROP(IsaSemantics, ISA_SEM_1_VectorAddIsBitExact, ()) {
   const int n = *rc::gen::inRange(1, 700);
   const auto a = *rc::gen::container<std::vector<float>>(n, rc::gen::map(rc::gen::arbitrary<int>(), [](int v) { return v / 7.0f; }));
@@ -230,6 +231,7 @@ RC_GTEST_PROP(IsaSemantics, ISA_SEM_1_SaxpyIsFusedMultiplyAdd, ()) {
   for (int i = 0; i < n; ++i) RC_ASSERT(y[i] == std::fma(a, x[i], y0[i]));  // hipcc contracts to v_fma_f32
 }
 
+// covers: ISA-LDS-1
 RC_GTEST_PROP(IsaSemantics, ISA_BAR_1_ReductionWithLdsAndBarriers, ()) {
   const int n = *rc::gen::inRange(1, 1200);
   const auto in = *rc::gen::container<std::vector<int>>(n, rc::gen::inRange(-100000, 100000));
@@ -261,6 +263,7 @@ RC_GTEST_PROP(IsaSemantics, ISA_EXEC_1_SixtyFourBitAddressArithmetic, ()) {
   RC_ASSERT(check_addr64(in, stride));
 }
 
+// covers: ISA-EXEC-2
 RC_GTEST_PROP(IsaSemantics, ISA_EXEC_5_FloatMathAndDivision, ()) {
   const int n = *rc::gen::inRange(1, 300);
   const auto x = *rc::gen::container<std::vector<float>>(n, rc::gen::map(rc::gen::inRange(-2000000, 2000000), [](int v) { return v / 1000.0f; }));
@@ -279,6 +282,7 @@ RC_GTEST_PROP(IsaSemantics, ISA_EXEC_5_FloatMathAndDivision, ()) {
   }
 }
 
+// covers: ISA-MEM-2, ISA-DISP-2
 RC_GTEST_PROP(IsaSemantics, ISA_MEM_4_ScratchAtO0, ()) {
   const int n = *rc::gen::inRange(1, 200);
   const auto in = *rc::gen::container<std::vector<int>>(n, rc::gen::inRange(-1000, 1000));
@@ -389,6 +393,16 @@ TEST(IsaErrors, ISA_DISP_1_DescriptorChecks) {
   EXPECT_FALSE(is_isa_kernel(p, memory, &why));
 }
 
+TEST(IsaErrors, ISA_DEC_2_ChangedCodeAtACachedAddressIsDecodedAgain) {
+  HandKernel k({0xbf810000u, 0xbf810000u});  // s_endpgm
+  ASSERT_FALSE(run_hand(k).fault);
+  const uint32_t trap = 0xbf920002u;  // the loader puts other code at the same address: s_trap 2
+  std::memcpy(k.bytes + 256, &trap, 4);
+  const Result r = run_hand(k);
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->status, HSA_STATUS_ERROR_EXCEPTION);
+}
+
 TEST(IsaStats, WavesAndLaneInstructionsAreCounted) {
   std::vector<float> a(100, 1.0f), b(100, 2.0f), c(100);
   const Allow ga(a), gb(b), gc(c);
@@ -402,6 +416,7 @@ TEST(IsaStats, WavesAndLaneInstructionsAreCounted) {
 
 #ifdef ROCREF_ISA_MUTANTS
 // Each planted bug must make a check above fail (the checks cannot pass vacuously).
+// covers: ISA-EXEC-1, ISA-EXEC-3, ISA-BAR-1, ISA-DISP-2, ISA-DEC-1
 TEST(IsaMutants, EveryMutantIsCaught) {
   std::vector<float> a(300), b(300);
   for (int i = 0; i < 300; ++i) { a[i] = i * 0.5f; b[i] = 3.0f * i; }
