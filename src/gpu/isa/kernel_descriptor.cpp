@@ -49,6 +49,13 @@ DescriptorRead read_kernel_descriptor(uint64_t va, MemoryAccess& memory) {
     r.why = "reserved descriptor fields are not zero";
     return r;
   }
+  // Every LLVM-built gfx9 kernel sets its float modes in rsrc1 (DX10_CLAMP, IEEE_MODE, denorm
+  // modes); a descriptor with rsrc1, rsrc2 and the properties all zero (rocref's own kernel
+  // language, a zeroed object) describes no machine code.
+  if (kd.compute_pgm_rsrc1 == 0 && kd.compute_pgm_rsrc2 == 0 && kd.kernel_code_properties == 0) {
+    r.why = "descriptor sets no compute_pgm_rsrc fields: not a code object kernel";
+    return r;
+  }
   if ((kd.kernel_code_properties & kEnableWavefrontSize32) != 0 || kd.compute_pgm_rsrc3 != 0) {
     r.why = "descriptor is not for a wave64 gfx9 target";
     return r;

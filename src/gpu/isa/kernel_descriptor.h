@@ -71,7 +71,7 @@ struct DescriptorRead {
 };
 
 // ISA-DISP-1: reads and checks the descriptor at `va`: 64-byte aligned, reserved
-// fields zero, wave64 (no WAVEFRONT_SIZE32), rsrc3 zero (gfx900 has none), entry
+// fields zero, not rsrc1, rsrc2 and properties all zero, wave64 (no WAVEFRONT_SIZE32), rsrc3 zero (gfx900 has none), entry
 // 256-byte aligned and translatable for execution.
 DescriptorRead read_kernel_descriptor(uint64_t va, MemoryAccess& memory);
 

@@ -174,23 +174,33 @@ bool check_divergent(const std::vector<int>& in) {
 
 // Memory that straddles a 4 GiB boundary (512 bytes below it), so 64-bit address sums carry
 // out of the low dword (v_add_co_u32 / v_addc_co_u32); a plain vector where mmap refuses.
+// Candidate boundaries lie in application memory of plain, ASan and TSan builds alike.
 struct Straddling {
-  static constexpr uint64_t kBoundary = uint64_t{1} << 36, kBelow = 512, kBytes = 64 * 1024;
+  static constexpr uint64_t kBelow = 512, kBytes = 64 * 1024;
   void* map = MAP_FAILED;
+  uint64_t boundary = 0;
   std::vector<int64_t> fallback;
   int64_t* data = nullptr;
   explicit Straddling(size_t count) {
-    map = mmap(reinterpret_cast<void*>(kBoundary - 4096), kBytes, PROT_READ | PROT_WRITE,
-               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-    if (map != MAP_FAILED && map == reinterpret_cast<void*>(kBoundary - 4096) && count * 8 + 4096 <= kBytes) {
-      data = reinterpret_cast<int64_t*>(kBoundary - kBelow);
+    static constexpr uint64_t kCandidates[] = {uint64_t{1} << 36, 0x7e9000000000ull, 0x560000000000ull};
+    for (uint64_t b : kCandidates) {
+      if (count * 8 + 4096 > kBytes) break;
+      void* want = reinterpret_cast<void*>(b - 4096);
+      void* got = mmap(want, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+      if (got == want) { map = got; boundary = b; break; }
+      if (got != MAP_FAILED) munmap(got, kBytes);
+    }
+    if (map != MAP_FAILED) {
+      data = reinterpret_cast<int64_t*>(boundary - kBelow);
     } else {
       fallback.assign(count, 0);
       data = fallback.data();
     }
   }
   ~Straddling() { if (map != MAP_FAILED) munmap(map, kBytes); }
-  bool straddles() const { return reinterpret_cast<uintptr_t>(data) == kBoundary - kBelow; }
+  Straddling(const Straddling&) = delete;
+  Straddling& operator=(const Straddling&) = delete;
+  bool straddles() const { return map != MAP_FAILED; }
 };
 
 bool check_addr64(const std::vector<int64_t>& in, int64_t stride) {
@@ -323,6 +333,7 @@ struct HandKernel {
   explicit HandKernel(std::initializer_list<uint32_t> code) {
     KernelDescriptor kd{};
     kd.kernel_code_entry_byte_offset = 256;
+    kd.compute_pgm_rsrc1 = (3u << 18) | (1u << 21) | (1u << 23);  // LLVM's defaults: denorms, DX10_CLAMP, IEEE
     std::memcpy(bytes, &kd, sizeof kd);
     size_t i = 0;
     for (uint32_t w : code) std::memcpy(bytes + 256 + 4 * i++, &w, 4);
@@ -391,6 +402,10 @@ TEST(IsaErrors, ISA_DISP_1_DescriptorChecks) {
   k.bytes[12] = 0;
   k.bytes[57] = 1 << 2;  // ENABLE_WAVEFRONT_SIZE32 (bit 10 of kernel_code_properties)
   EXPECT_FALSE(is_isa_kernel(p, memory, &why));
+  k.bytes[57] = 0;
+  std::memset(k.bytes + 48, 0, 4);  // rsrc1 zero too: a rocref kernel-language or zeroed object
+  EXPECT_FALSE(is_isa_kernel(p, memory, &why));
+  EXPECT_NE(why.find("rsrc"), std::string::npos) << why;
 }
 
 TEST(IsaErrors, ISA_DEC_2_ChangedCodeAtACachedAddressIsDecodedAgain) {
