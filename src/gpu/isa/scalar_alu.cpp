@@ -145,7 +145,7 @@ Step exec_sop2(Wave& w, const Inst& in, ExecContext& ctx) {
       put64_scc(v);
       break;
     }
-    case 42: { const int32_t v = ia - ib; put_scc(static_cast<uint32_t>(v < 0 ? -v : v)); break; }  // s_absdiff_i32
+    case 42: { const int64_t v = int64_t{ia} - ib; put_scc(static_cast<uint32_t>(v < 0 ? -v : v)); break; }  // s_absdiff_i32
     case 44: put(static_cast<uint32_t>((uint64_t{a} * b) >> 32)); break;
     case 45: put(static_cast<uint32_t>(static_cast<uint64_t>(int64_t{ia} * ib) >> 32)); break;
     case 46: case 47: case 48: case 49: {  // s_lshlN_add_u32
