@@ -19,8 +19,22 @@ int run_check(const std::string& extra) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+const std::string& coverage_path() {
+  static const std::string path = std::string(ROCREF_ISA_COVERAGE_DIR) + "/isa_coverage.md";
+  return path;
+}
+
+// One comparison run serves both the agreement verdict and the coverage table.
+int checked_run() {
+  static const int status = [] {
+    std::remove(coverage_path().c_str());
+    return run_check("--coverage " + coverage_path());
+  }();
+  return status;
+}
+
 TEST(IsaDecoder, ISA_DEC_1_AgreesWithLlvmOnEveryExecutedFormat) {
-  EXPECT_EQ(run_check(""), 0) << "rerun tests/unit/isa/isa_llvm_check.py by hand to see the disagreements";
+  EXPECT_EQ(checked_run(), 0) << "rerun tests/unit/isa/isa_llvm_check.py by hand to see the disagreements";
 }
 
 TEST(IsaDecoder, ISA_DEC_1_PlantedDecoderBugDisagreesWithLlvm) {
@@ -29,10 +43,8 @@ TEST(IsaDecoder, ISA_DEC_1_PlantedDecoderBugDisagreesWithLlvm) {
 }
 
 TEST(IsaDecoder, ISA_COV_1_CoverageTableIsGenerated) {
-  const std::string path = std::string(ROCREF_ISA_COVERAGE_DIR) + "/isa_coverage.md";
-  std::remove(path.c_str());
-  ASSERT_EQ(run_check("--coverage " + path), 0);
-  std::ifstream table(path);
+  ASSERT_EQ(checked_run(), 0);
+  std::ifstream table(coverage_path());
   std::stringstream text;
   text << table.rdbuf();
   EXPECT_NE(text.str().find("| total |"), std::string::npos);
