@@ -192,11 +192,12 @@ struct PacketProcessor::Impl {
           // BLIT-REC-2: not a rocref kernel; launch it only if it is a ROCR or ROCclr blit kernel.
           const blit::ForeignResult r = blit::recognise_foreign_kernel(f.dispatch, *binding.memory);
           if (r.outcome != blit::ForeignOutcome::Completed) {
-            if (isa::is_isa_kernel(f.dispatch, *binding.memory)) {
+            std::string why;
+            if (isa::is_isa_kernel(f.dispatch, *binding.memory, &why)) {
               f.kind = Kind::IsaKernel;  // ISA-DISP-1: real gfx900 code
               break;
             }
-            fault->what += "; " + r.what;
+            fault->what += "; " + r.what + "; ISA-DISP-1: not gfx900 code (" + why + ")";
             return fault;
           }
           f.kind = Kind::ForeignKernel;
