@@ -32,6 +32,13 @@ Inst invalid(const uint32_t* w) {
   return in;
 }
 
+// The first word names a two-word instruction but only one was available.
+Inst truncated(const uint32_t* w) {
+  Inst in = invalid(w);
+  in.dwords = 2;
+  return in;
+}
+
 // VOP2 opcode -> implicit operands made explicit (VCC carry, mac accumulator, madmk/madak K).
 bool widen_vop2(Inst& in, uint32_t op, const uint32_t* w, size_t available) {
   in.op = static_cast<uint16_t>(0x100 + op);
@@ -72,16 +79,17 @@ Inst decode_vop12c(const uint32_t* w, size_t available) {
   in.src[0] = static_cast<uint16_t>(src0);
   const uint32_t top7 = field(w[0], 25, 7);
   if (src0 == 0xf9 || src0 == 0xfa) {  // SDWA / DPP extension word
+    if (available < 2) return truncated(w);
     in.format = src0 == 0xf9 ? Format::SDWA : Format::DPP;
     in.dwords = 2;
-    if (available >= 2) in.word1 = w[1];
+    in.word1 = w[1];
     return in;
   }
   if (top7 == 0x3f) {  // VOP1
     in.format = Format::VOP1;
     in.vdst = static_cast<uint16_t>(field(w[0], 17, 8));
     in.op = static_cast<uint16_t>(0x140 + field(w[0], 9, 8));
-    if (!take_literal(in, w, available, 1)) return invalid(w);
+    if (!take_literal(in, w, available, 1)) return truncated(w);
     return in;
   }
   // ISA-DEC-1: vsrc1 is always a VGPR (the mutant reads it as an SGPR code).
@@ -90,12 +98,12 @@ Inst decode_vop12c(const uint32_t* w, size_t available) {
     in.format = Format::VOPC;
     in.op = static_cast<uint16_t>(field(w[0], 17, 8));
     in.sdst = kVccLo;
-    if (!take_literal(in, w, available, 2)) return invalid(w);
+    if (!take_literal(in, w, available, 2)) return truncated(w);
     return in;
   }
   in.format = Format::VOP2;
   in.vdst = static_cast<uint16_t>(field(w[0], 17, 8));
-  if (!widen_vop2(in, field(w[0], 25, 6), w, available)) return invalid(w);
+  if (!widen_vop2(in, field(w[0], 25, 6), w, available)) return truncated(w);
   return in;
 }
 
@@ -104,7 +112,7 @@ bool is_vop3b(uint32_t op) {
 }
 
 Inst decode_vop3(const uint32_t* w, size_t available, bool packed) {
-  if (available < 2) return invalid(w);
+  if (available < 2) return truncated(w);
   Inst in;
   in.word0 = w[0];
   in.word1 = w[1];
@@ -144,13 +152,13 @@ Inst decode_scalar(const uint32_t* w, size_t available) {
     in.op = static_cast<uint16_t>(field(w[0], 8, 8));
     in.sdst = static_cast<uint16_t>(field(w[0], 16, 7));
     in.src[0] = static_cast<uint16_t>(field(w[0], 0, 8));
-    if (!take_literal(in, w, available, 1)) return invalid(w);
+    if (!take_literal(in, w, available, 1)) return truncated(w);
   } else if (top9 == 0x17e) {
     in.format = Format::SOPC;
     in.op = static_cast<uint16_t>(field(w[0], 16, 7));
     in.src[0] = static_cast<uint16_t>(field(w[0], 0, 8));
     in.src[1] = static_cast<uint16_t>(field(w[0], 8, 8));
-    if (!take_literal(in, w, available, 2)) return invalid(w);
+    if (!take_literal(in, w, available, 2)) return truncated(w);
   } else if (top9 == 0x17f) {
     in.format = Format::SOPP;
     in.op = static_cast<uint16_t>(field(w[0], 16, 7));
@@ -161,7 +169,7 @@ Inst decode_scalar(const uint32_t* w, size_t available) {
     in.sdst = static_cast<uint16_t>(field(w[0], 16, 7));
     in.imm = sext(field(w[0], 0, 16), 16);
     if (in.op == 20) {  // s_setreg_imm32_b32: a 32-bit literal follows
-      if (available < 2) return invalid(w);
+      if (available < 2) return truncated(w);
       in.literal = w[1];
       in.dwords = 2;
     }
@@ -171,13 +179,13 @@ Inst decode_scalar(const uint32_t* w, size_t available) {
     in.sdst = static_cast<uint16_t>(field(w[0], 16, 7));
     in.src[0] = static_cast<uint16_t>(field(w[0], 0, 8));
     in.src[1] = static_cast<uint16_t>(field(w[0], 8, 8));
-    if (!take_literal(in, w, available, 2)) return invalid(w);
+    if (!take_literal(in, w, available, 2)) return truncated(w);
   }
   return in;
 }
 
 Inst decode_memory(const uint32_t* w, size_t available, uint32_t top6) {
-  if (available < 2) return invalid(w);
+  if (available < 2) return truncated(w);
   Inst in;
   in.word0 = w[0];
   in.word1 = w[1];

@@ -15,7 +15,9 @@
 namespace rocref::gpu::isa {
 
 // Decodes the instruction starting at words[0]; `available` is how many words
-// may be read. A truncated instruction decodes as Invalid with dwords = 1.
+// may be read. An instruction whose second word is not available decodes as
+// Invalid with dwords = 2 (read one more word and decode again); any other
+// invalid encoding has dwords = 1.
 Inst decode(const uint32_t* words, size_t available) noexcept;
 
 }  // namespace rocref::gpu::isa

@@ -142,6 +142,7 @@ std::optional<PacketFault> run_isa_dispatch(const IsaDispatch& d, IsaStats* stat
 
   std::shared_ptr<Program> program = ProgramCache::global().get(r.code_va, *d.memory);
   std::lock_guard<std::mutex> hold(program->mutex());
+  program->begin_dispatch();
 
   ExecContext ctx;
   ctx.memory = d.memory;

@@ -21,41 +21,55 @@ const Inst* Program::at(uint64_t pc, MemoryAccess& memory) {
   if (pc < entry_ || pc % 4 != 0) return nullptr;
   const uint64_t index = (pc - entry_) / 4;
   if (index >= kMaxSlots) return nullptr;
-  if (index < slots_.size() && slots_[index].dwords != 0) return &slots_[index];
-  // Decode from pc: read up to 3 words (the longest gfx900 instruction here) within what translates.
-  uint32_t words[3] = {};
-  size_t available = 0;
-  for (; available < 3; ++available) {
-    const void* p = memory.translate(pc + available * 4, 4, Access::Read);
-    if (p == nullptr) break;
-    std::memcpy(&words[available], p, 4);
+  if (index < slots_.size() && slots_[index].dwords != 0) {
+    if (checked_[index] == epoch_) return &slots_[index];
+    const Inst& cached = slots_[index];
+    const auto* p = static_cast<const uint32_t*>(memory.translate(pc, 4, Access::Read));
+    if (p == nullptr) return nullptr;
+    bool same = p[0] == cached.word0;
+    if (same && cached.dwords > 1) {
+      const auto* q = static_cast<const uint32_t*>(memory.translate(pc + 4, 4, Access::Read));
+      same = q != nullptr && q[0] == cached.word1;
+    }
+    if (same) {
+      checked_[index] = epoch_;
+      return &slots_[index];
+    }
+    --count_;  // changed code: decode it again below
   }
-  if (available == 0) return nullptr;
-  Inst in = decode(words, available);
-  if (in.dwords == 0) in.dwords = 1;
-  if (slots_.size() <= index) slots_.resize(index + 1, Inst{Format::Invalid, 0});
+  // Decode from pc, reading a second word only when the first says the instruction has one:
+  // the hardware fetches no further, and a translation past the code would be a spurious fault.
+  uint32_t words[2] = {};
+  const void* first = memory.translate(pc, 4, Access::Read);
+  if (first == nullptr) return nullptr;
+  std::memcpy(&words[0], first, 4);
+  Inst in = decode(words, 1);
+  if (in.format == Format::Invalid && in.dwords == 2) {
+    const void* second = memory.translate(pc + 4, 4, Access::Read);
+    if (second != nullptr) {
+      std::memcpy(&words[1], second, 4);
+      in = decode(words, 2);
+    } else {
+      in.dwords = 1;  // the code ends here: executing it is an illegal instruction, not a fault
+    }
+  }
+  if (slots_.size() <= index) {
+    slots_.resize(index + 1, Inst{Format::Invalid, 0});
+    checked_.resize(index + 1, 0);
+  }
   slots_[index] = in;
+  checked_[index] = epoch_;
   slots_[index].word0 = words[0];
   if (in.dwords > 1) slots_[index].word1 = words[1];
   ++count_;
   return &slots_[index];
 }
 
-bool Program::unchanged(MemoryAccess& memory) const {
-  for (size_t i = 0; i < slots_.size(); ++i) {
-    const Inst& in = slots_[i];
-    if (in.dwords == 0) continue;
-    const auto* p = static_cast<const uint32_t*>(memory.translate(entry_ + i * 4, in.dwords > 1 ? 8 : 4, Access::Read));
-    if (p == nullptr || p[0] != in.word0 || (in.dwords > 1 && p[1] != in.word1)) return false;
-  }
-  return true;
-}
-
 std::shared_ptr<Program> ProgramCache::get(uint64_t entry, MemoryAccess& memory) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto& slot = programs_[entry];
-  if (slot == nullptr || slot->decoded_with_mutant() != isa_mutant_active(IsaMutant::Vop2Src1AsSgpr) ||
-      !slot->unchanged(memory)) slot = std::make_shared<Program>(entry);
+  (void)memory;
+  if (slot == nullptr || slot->decoded_with_mutant() != isa_mutant_active(IsaMutant::Vop2Src1AsSgpr)) slot = std::make_shared<Program>(entry);
   return slot;
 }
 

@@ -47,13 +47,18 @@ struct Allow {
   Allow& operator=(const Allow&) = delete;
 };
 
+// Translations refused (each a page fault the real VM would report to the KFD).
+int& refused() { static int count = 0; return count; }
+
 class TestMemory final : public MemoryAccess {
  public:
   void* translate(uint64_t va, size_t size, Access) noexcept override {
-    if (va == 0 || va + size < va) return nullptr;
-    for (const Range& r : allowed()) {
-      if (va >= r.lo && va + size <= r.hi) return reinterpret_cast<void*>(static_cast<uintptr_t>(va));
+    if (va != 0 && va + size >= va) {
+      for (const Range& r : allowed()) {
+        if (va >= r.lo && va + size <= r.hi) return reinterpret_cast<void*>(static_cast<uintptr_t>(va));
+      }
     }
+    ++refused();
     return nullptr;
   }
 };
@@ -416,6 +421,20 @@ TEST(IsaErrors, ISA_DEC_2_ChangedCodeAtACachedAddressIsDecodedAgain) {
   const Result r = run_hand(k);
   ASSERT_TRUE(r.fault);
   EXPECT_EQ(r.fault->status, HSA_STATUS_ERROR_EXCEPTION);
+}
+
+TEST(IsaErrors, ISA_MEM_1_NothingPastTheCodeIsFetched) {
+  // Code ending exactly where the mapping ends (descriptor and one s_endpgm): the decoder
+  // must not read the next word, or the VM would report a fault for a fetch the hardware never makes.
+  for (int round = 0; round < 2; ++round) {  // the second run reuses the cached program
+    HandKernel k({0xbf810000u});
+    const Allow code(k.bytes, 256 + 4);
+    refused() = 0;
+    struct { int unused; } args{0};
+    const Result r = launch(k.ko(), args, 64, 64);
+    EXPECT_FALSE(r.fault) << r.fault->what;
+    EXPECT_EQ(refused(), 0);
+  }
 }
 
 TEST(IsaStats, WavesAndLaneInstructionsAreCounted) {
