@@ -23,6 +23,7 @@
 #include "gpu/adversarial_queue.h"
 #include "gpu/adversary.h"
 #include "gpu/blit/foreign_kernel.h"
+#include "gpu/isa/dispatch.h"
 #include "gpu/kernel_executor.h"
 #include "gpu/packet_checks.h"
 #include "gpu/pm4/vendor_packet.h"
@@ -47,14 +48,15 @@ enum class Kind : uint8_t {
   Agent,
   Pm4Ib,          // ROCR's PM4-IB vendor packet, run by gpu/pm4 (PM4-AQL-1)
   ForeignKernel,  // a ROCR or ROCclr blit kernel, emulated by gpu/blit (BLIT-REC-1, BLIT-REC-3)
+  IsaKernel,      // an AMDHSA kernel descriptor: gfx900 code run by gpu/isa (ISA-DISP-1)
   NoOp,           // mutant VendorTypeAcceptedAsValid: a type-0 slot taken as a packet
   ConsumedInvalid,  // mutant InvalidHeaderConsumed: an INVALID slot taken as a packet
 };
 
 const char* kind_name(Kind kind) {
   static constexpr const char* kNames[] = {"KERNEL_DISPATCH", "BARRIER_AND", "BARRIER_OR", "BARRIER_VALUE",
-                                           "AGENT_DISPATCH",  "PM4_IB",      "ROCR_BLIT",  "VENDOR(0)",
-                                           "INVALID"};
+                                           "AGENT_DISPATCH",  "PM4_IB",      "ROCR_BLIT",  "ISA_KERNEL",
+                                           "VENDOR(0)",       "INVALID"};
   return kNames[static_cast<int>(kind)];
 }
 
@@ -103,6 +105,7 @@ struct PacketProcessor::Impl {
     uint8_t deps = 0;      // barrier-AND/OR: bit i set for each non-null dependency
     uint8_t observed = 0;  // bit i set once dependency i was seen 0 after launch
     uint64_t launch_ticks = 0;  // GPU clock at launch: the completion signal's start_ts
+    uint64_t packet_va = 0;     // the ring slot: an ISA kernel's dispatch ptr
     alignas(64) uint8_t bytes[aql::kPacketBytes] = {};
     hsa_kernel_dispatch_packet_t dispatch{};  // Kind::Kernel: the packet the work-items see
     ResolvedKernel kernel;
@@ -212,7 +215,12 @@ struct PacketProcessor::Impl {
           // BLIT-REC-2: not a rocref kernel; launch it only if it is a ROCR or ROCclr blit kernel.
           const blit::ForeignResult r = blit::recognise_foreign_kernel(f.dispatch, *binding.memory);
           if (r.outcome != blit::ForeignOutcome::Completed) {
-            fault->what += "; " + r.what;
+            std::string why;
+            if (isa::is_isa_kernel(f.dispatch, *binding.memory, &why)) {
+              f.kind = Kind::IsaKernel;  // ISA-DISP-1: real gfx900 code
+              break;
+            }
+            fault->what += "; " + r.what + "; ISA-DISP-1: not gfx900 code (" + why + ")";
             return fault;
           }
           f.kind = Kind::ForeignKernel;
@@ -289,6 +297,7 @@ struct PacketProcessor::Impl {
     InFlight f;
     f.id = read;
     f.header = header;
+    f.packet_va = va;
     std::memcpy(f.bytes, &word, sizeof word);
     std::memcpy(f.bytes + sizeof word, slot + sizeof word, aql::kPacketBytes - sizeof word);
     if (auto fault = classify(f)) return fail(std::move(*fault), read);
@@ -433,6 +442,13 @@ struct PacketProcessor::Impl {
           *fault = PacketFault{HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, r.what, f.dispatch.kernel_object};
           return std::nullopt;
         }
+        return true;
+      }
+      case Kind::IsaKernel: {
+        const isa::IsaDispatch d{&f.dispatch, f.packet_va, reinterpret_cast<uintptr_t>(binding.queue), f.id,
+                                 binding.memory};
+        *fault = isa::run_isa_dispatch(d);
+        if (*fault) return std::nullopt;
         return true;
       }
       case Kind::Agent:

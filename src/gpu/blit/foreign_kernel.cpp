@@ -62,7 +62,7 @@ ForeignResult recognise_foreign_kernel(const hsa_kernel_dispatch_packet_t& packe
     char first[64];
     std::snprintf(first, sizeof first, "%08x %08x %08x %08x", code[0], code[1], code[2], code[3]);
     r.what = "BLIT-REC-2: kernel object " + hex(ko) + " (code " + first +
-             ") is neither a rocref kernel nor a ROCR or ROCclr blit kernel; foreign ISA is not executed";
+             ") is neither a rocref kernel nor a ROCR or ROCclr blit kernel";
     return r;
   }
   r.outcome = ForeignOutcome::Completed;
