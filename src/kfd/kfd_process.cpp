@@ -16,6 +16,7 @@ void DeviceState::release_process_locked(Process& p) {
     if (bo.kind == BoKind::Gtt) gtt.release(bo.arena_offset, bo.size);
   }
   p.bos.clear();
+  svm_release_locked(p);
   p.vm->invalidate_tlb();
   p.signal_slots = nullptr;
   p.signal_slot_count = 0;
