@@ -24,9 +24,9 @@ struct Hsakmt_Svm : Hsakmt {
   uint8_t* mem_ = nullptr;
 };
 
-TEST_F(Hsakmt_Svm, NodeAdvertisesTheSvmApi) { EXPECT_EQ(gpu_.Capability.ui32.SVMAPISupported, 1u); }
+TEST_F(Hsakmt_Svm, THUNK_SVM_3_NodeAdvertisesTheSvmApi) { EXPECT_EQ(gpu_.Capability.ui32.SVMAPISupported, 1u); }
 
-TEST_F(Hsakmt_Svm, BadRangesReturnInvalidParameter) {
+TEST_F(Hsakmt_Svm, THUNK_SVM_1_THUNK_SVM_2_BadRangesReturnInvalidParameter) {
   HSA_SVM_ATTRIBUTE a[] = {{HSA_SVM_ATTR_GRANULARITY, 3}};
   EXPECT_EQ(hsaKmtSVMSetAttr(nullptr, 4096, 1, a), HSAKMT_STATUS_INVALID_PARAMETER);
   EXPECT_EQ(hsaKmtSVMSetAttr(mem_, 0, 1, a), HSAKMT_STATUS_INVALID_PARAMETER);
@@ -38,7 +38,7 @@ TEST_F(Hsakmt_Svm, BadRangesReturnInvalidParameter) {
   EXPECT_EQ(a[0].value, 9u) << "nothing was set: the default granularity";
 }
 
-TEST_F(Hsakmt_Svm, NodeIdsAreCheckedBeforeTheDriver) {
+TEST_F(Hsakmt_Svm, THUNK_SVM_1_THUNK_SVM_2_NodeIdsAreCheckedBeforeTheDriver) {
   HSA_SVM_ATTRIBUTE cpu[] = {{HSA_SVM_ATTR_ACCESS, 0}};  // node 0 is the CPU
   EXPECT_EQ(hsaKmtSVMSetAttr(mem_, 4096, 1, cpu), HSAKMT_STATUS_INVALID_NODE_UNIT);
   HSA_SVM_ATTRIBUTE past[] = {{HSA_SVM_ATTR_PREFERRED_LOC, sys_.NumNodes}};
@@ -49,7 +49,7 @@ TEST_F(Hsakmt_Svm, NodeIdsAreCheckedBeforeTheDriver) {
   EXPECT_EQ(hsaKmtSVMGetAttr(mem_, 4096, 1, q), HSAKMT_STATUS_ERROR) << "NO_ACCESS is not a question";
 }
 
-TEST_F(Hsakmt_Svm, SetThenGetRoundTripsInNodeIds) {
+TEST_F(Hsakmt_Svm, THUNK_SVM_1_THUNK_SVM_2_SetThenGetRoundTripsInNodeIds) {
   HSA_SVM_ATTRIBUTE def[] = {{HSA_SVM_ATTR_PREFERRED_LOC, 0}, {HSA_SVM_ATTR_ACCESS, gpu_node_}};
   ASSERT_EQ(hsaKmtSVMGetAttr(mem_, 4 * 4096, 2, def), HSAKMT_STATUS_SUCCESS);
   EXPECT_EQ(def[0].value, uint32_t(INVALID_NODEID)) << "no preferred location yet";

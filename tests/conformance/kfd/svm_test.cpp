@@ -170,6 +170,12 @@ TEST_F(SvmTest, KFD_SVM_4_SubRangesSplitAndMixedRangesReadAsTheDriverReports) {
   EXPECT_EQ(wide[0].value, proc.gpu_id);
 }
 
+TEST_F(SvmTest, KFD_SVM_6_CapabilityAdvertisesTheSvmApi) {
+  constexpr uint64_t kHsaCapSvmApiSupported = 0x08000000;  // amdkfd kfd_topology.h
+  const auto props = properties(std::string(kTopology) + "/nodes/" + std::to_string(gpu_node()) + "/properties");
+  EXPECT_NE(props.at("capability") & kHsaCapSvmApiSupported, 0u);
+}
+
 // An AQL barrier whose completion signal lives in an SVM range: ACCESS lets the GPU write
 // it, NO_ACCESS (and GPU_RO for the write) makes the same write a VM fault.
 struct SvmGpuTest : SvmTest {
