@@ -7,6 +7,8 @@
 // process's GPUVM onto the same host pages (GPU VA = host VA), the others unmapped.
 // Migration is a no-op in this model: system memory is the only backing, so the
 // preferred and prefetch locations are recorded and reported but move nothing (KFD-SVM-6).
+// Not modelled: amdkfd's MMU notifier, which drops a range whose pages the process
+// unmaps; here the range and its PTEs stay until NO_ACCESS or close, as for USERPTR buffers.
 #include "kfd/kfd_svm.h"
 
 #include <linux/kfd_ioctl.h>
