@@ -83,6 +83,7 @@ struct IoctlCall {
   Process& p;
   void* args;
   std::unique_lock<std::mutex>& lock;  // held; WAIT_EVENTS sleeps on it
+  size_t size = 0;  // bytes at args: the larger of the caller's and the table's size (AMDKFD_IOC_SVM's attrs)
 };
 using IoctlHandler = int (*)(IoctlCall&);
 

@@ -98,7 +98,7 @@ int kfd_dispatch_ioctl(DeviceState& dev, Process& p, unsigned long request, void
   if (ioc_dir(cmd) & kIocWrite) {
     if (copy_from_user(kdata.data(), uarg, usize) != 0) return -EFAULT;
   }
-  IoctlCall call{dev, p, kdata.data(), lock};
+  IoctlCall call{dev, p, kdata.data(), lock, asize};
   // "AMDKFD_IOC_ALLOC_MEMORY_OF_GPU" is traced as "ALLOC_MEMORY_OF_GPU".
   ROCREF_TRACE_SPAN(trace::Layer::Kfd, std::string_view(desc.name).substr(11), "");
   int ret = desc.func(call);

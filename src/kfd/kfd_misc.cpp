@@ -163,7 +163,6 @@ int kfd_ioctl_smi_events(IoctlCall& c) {
   if (args->gpuid != c.dev.gpu_id()) return -EINVAL;
   return -EINVAL;  // SMI event file descriptors are not modeled
 }
-int kfd_ioctl_svm(IoctlCall&) { return -EPERM; }       // kernel built without HSA_AMD_SVM
 int kfd_ioctl_criu_op(IoctlCall&) { return -EACCES; }  // needs CAP_CHECKPOINT_RESTORE
 
 }  // namespace rocref::kfd

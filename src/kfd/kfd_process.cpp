@@ -17,6 +17,7 @@ void DeviceState::release_process_locked(Process& p) {
   }
   quiesce_engines();  // KFD-MEM-10: pinned USERPTR views outlive every slice that used them
   p.bos.clear();
+  svm_release_locked(p);
   p.vm->invalidate_tlb();
   p.signal_slots = nullptr;
   p.signal_slot_count = 0;

@@ -18,6 +18,7 @@
 #include "gpu/vm/gpu_vm.h"
 #include "kfd/host_arena.h"
 #include "kfd/kfd_abi.h"
+#include "kfd/kfd_svm.h"
 #include "kfd/pm4_hw_queue.h"
 #include "kfd/sdma_hw_queue.h"
 #include "kfd/userptr_pin.h"
@@ -124,6 +125,7 @@ struct Process {
   uint32_t default_policy = KFD_IOC_CACHE_POLICY_COHERENT;
   uint32_t alternate_policy = KFD_IOC_CACHE_POLICY_COHERENT;
   uint64_t vm_faults = 0;
+  SvmRangeTable svm;  // AMDKFD_IOC_SVM ranges (kfd_svm.cpp)
 };
 
 }  // namespace rocref::kfd

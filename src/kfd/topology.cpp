@@ -19,8 +19,9 @@ std::string render(Props props) {
 }
 
 // HSA_CAPABILITY (hsakmttypes.h): QueueSizePowerOfTwo bit 3, QueueSize32bit bit 4,
-// DoorbellType bits 12..13 = 2 (the SOC15 64-bit doorbells ROCR requires on gfx9).
-constexpr uint64_t kGpuCapability = (1u << 3) | (1u << 4) | (2u << 12);
+// DoorbellType bits 12..13 = 2 (the SOC15 64-bit doorbells ROCR requires on gfx9),
+// SVMAPISupported bit 27 (HSA_CAP_SVMAPI_SUPPORTED: AMDKFD_IOC_SVM is modelled, KFD-SVM-6).
+constexpr uint64_t kGpuCapability = (1u << 3) | (1u << 4) | (2u << 12) | (1u << 27);
 // HsaCacheType: Data (bit 0) | HSACU (bit 3); ROCR needs one HSACU cache on a GPU node.
 constexpr uint64_t kGpuCacheType = 9;
 constexpr uint64_t kIoLinkTypePcie = 2;  // HSA_IOLINKTYPE_PCIEXPRESS

@@ -1,7 +1,7 @@
 // thunk/api_unsupported.cpp - hsaKmt calls ROCR links that need ioctls upstream KFD 1.11 lacks.
 //
 // IPC sharing (IPC_IMPORT/EXPORT_HANDLE) and graphics interop (dma-buf import)
-// are out-of-tree or beyond this model; SVM ranges are not modeled. They answer
+// are out-of-tree or beyond this model. They answer
 // NOT_SUPPORTED after the usual checks, which ROCR reports as an error of the
 // feature and otherwise carries on.
 #include "thunk/hsakmt_api.h"  // first: exports the hsaKmt* declarations
@@ -43,24 +43,6 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtRegisterGraphicsHandleToNodes(HSAuint64 GraphicsRe
   (void)NodeArray;
   ROCREF_THUNK_LOCK_OPEN(p);
   if (!GraphicsResourceInfo) return HSAKMT_STATUS_INVALID_PARAMETER;
-  return HSAKMT_STATUS_NOT_SUPPORTED;
-}
-
-HSAKMT_STATUS HSAKMTAPI hsaKmtSVMSetAttr(void* start_addr, HSAuint64 size, unsigned int nattr,
-                                         HSA_SVM_ATTRIBUTE* attrs) {
-  (void)start_addr;
-  (void)size;
-  ROCREF_THUNK_LOCK_OPEN(p);
-  if (nattr && !attrs) return HSAKMT_STATUS_INVALID_PARAMETER;
-  return HSAKMT_STATUS_NOT_SUPPORTED;
-}
-
-HSAKMT_STATUS HSAKMTAPI hsaKmtSVMGetAttr(void* start_addr, HSAuint64 size, unsigned int nattr,
-                                         HSA_SVM_ATTRIBUTE* attrs) {
-  (void)start_addr;
-  (void)size;
-  ROCREF_THUNK_LOCK_OPEN(p);
-  if (nattr && !attrs) return HSAKMT_STATUS_INVALID_PARAMETER;
   return HSAKMT_STATUS_NOT_SUPPORTED;
 }
 
