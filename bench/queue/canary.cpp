@@ -32,15 +32,17 @@ double cache_line_transfer_ns(int round_trips) {
   const bool restore = sched_getaffinity(0, sizeof saved, &saved) == 0;
   alignas(64) std::atomic<uint64_t> line{0};
   std::atomic<int> ready{0};
+  // Chosen before any pin: nth_usable_cpu reads the calling thread's affinity.
+  const int own_cpu = nth_usable_cpu(0), partner_cpu = nth_usable_cpu(1);
   std::thread partner([&] {
-    pin_current_thread(nth_usable_cpu(1));
+    pin_current_thread(partner_cpu);
     ready.fetch_add(1);
     for (int i = 0; i < round_trips; ++i) {
       wait_for(line, 2 * static_cast<uint64_t>(i) + 1);
       line.store(2 * static_cast<uint64_t>(i) + 2, std::memory_order_release);
     }
   });
-  pin_current_thread(nth_usable_cpu(0));
+  pin_current_thread(own_cpu);
   while (ready.load() == 0) sched_yield();
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < round_trips; ++i) {

@@ -59,10 +59,13 @@ E2eResult run_e2e(bool spinning, uint32_t samples, double max_seconds) {
   // processor on one CPU, producer on the other, both SCHED_FIFO when there
   // are two CPUs for them (a spinning processor sharing a CPU with other work
   // waits out whole time slices).
-  pin_current_thread(nth_usable_cpu(0));
+  // Both CPUs are chosen before the first pin: nth_usable_cpu reads this thread's affinity,
+  // which the first pin narrows to one CPU.
+  const int processor_cpu = nth_usable_cpu(0), producer_cpu = nth_usable_cpu(1);
+  pin_current_thread(processor_cpu);
   result.realtime = usable_cpus() >= 2 && make_current_thread_fifo();
   scheduler.start();
-  pin_current_thread(nth_usable_cpu(1));
+  pin_current_thread(producer_cpu);
   result.latency_ns.reserve(samples);
   uint64_t sleeps_seen = scheduler.stats().sleeps;
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::duration<double>(max_seconds);

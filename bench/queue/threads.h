@@ -6,7 +6,8 @@
 
 namespace rocref::bench {
 
-// CPUs this process may run on, in order.
+// CPUs the calling thread may run on, in order (its current affinity: after a pin, only
+// the pinned CPU; choose every CPU before pinning).
 int usable_cpus() noexcept;
 int nth_usable_cpu(int n) noexcept;
 

@@ -25,6 +25,7 @@ static_assert(offsetof(amd_signal_t, value) == 8);
 static_assert(offsetof(amd_signal_t, event_mailbox_ptr) == 16);
 static_assert(offsetof(amd_signal_t, event_id) == 24);
 static_assert(sizeof(amd_signal_t) == 64);
+static_assert(alignof(amd_signal_t) == 64);  // AMD_SIGNAL_ALIGN: the GPU model requires it of every handle (AQL-SIG-6)
 static_assert(sizeof(hsa_signal_value_t) == sizeof(int64_t));
 
 // Called after a store or read-modify-write changed (or may have changed) the value.

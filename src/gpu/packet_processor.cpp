@@ -157,10 +157,12 @@ struct PacketProcessor::Impl {
   }
 
   amd_signal_t* signal_at(uint64_t handle, Access access) {
-    // AQL-SIG-6: a signal whose 64-bit words are misaligned is a memory violation, never an atomic on it.
-    if (handle % alignof(uint64_t) != 0) {
+    // AQL-SIG-6: a signal off amd_signal_t's 64-byte alignment (AMD_SIGNAL_ALIGN) is a memory
+    // violation, never an access through the type: its words would be misaligned or the object
+    // would not be the one its handle names.
+    if (handle % alignof(amd_signal_t) != 0) {
       if (!mutant_active(Mutant::MisalignedSignalUsed)) return nullptr;
-      handle &= ~uint64_t{alignof(uint64_t) - 1};  // the planted bug: the low bits dropped, as a bus would
+      handle &= ~uint64_t{alignof(amd_signal_t) - 1};  // the planted bug: the low bits dropped, as a bus would
     }
     return binding.memory->as<amd_signal_t>(handle, access);
   }
@@ -595,9 +597,11 @@ PacketProcessor::PacketProcessor(QueueBinding binding) : impl_(new Impl(std::mov
   const bool by_address = s.binding.queue == nullptr && s.binding.ring_va != 0;
   const uint32_t size = s.binding.queue != nullptr ? s.binding.queue->hsa_queue.size : s.binding.ring_packets;
   if ((s.binding.queue == nullptr && !by_address) || size == 0 || (size & (size - 1)) != 0 ||
-      (s.binding.queue != nullptr && s.binding.queue->hsa_queue.base_address == nullptr) ||
+      (s.binding.queue != nullptr &&
+       (s.binding.queue->hsa_queue.base_address == nullptr ||
+        reinterpret_cast<uintptr_t>(s.binding.queue->hsa_queue.base_address) % aql::kPacketBytes != 0)) ||
       (by_address && (s.binding.ring_va % aql::kPacketBytes != 0 || s.binding.read_index_va % 8 != 0))) {
-    s.fail(PacketFault{HSA_STATUS_ERROR_INVALID_QUEUE, "queue binding without a power-of-two ring", 0}, 0);
+    s.fail(PacketFault{HSA_STATUS_ERROR_INVALID_QUEUE, "queue binding without an aligned power-of-two ring", 0}, 0);
     return;
   }
   if (by_address) {

@@ -7,6 +7,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <string>
@@ -66,6 +67,45 @@ std::vector<Vma> vmas_over(uint64_t lo, uint64_t hi) {
   return out;
 }
 
+// Copies the pages of [user, user + size) that hold data into `view`. Pages never touched
+// (neither present nor swapped, per /proc/self/pagemap) read as zero and the memfd behind
+// `view` is zero already: skipping them keeps registering a large untouched allocation cheap
+// in time and memory, as get_user_pages on fresh anonymous memory is. process_vm_readv: a
+// page unmapped meanwhile by another thread is a short read (-EFAULT), not a crash.
+bool copy_touched_pages(uint64_t user, uint64_t size, uint8_t* view) {
+  const int fd = static_cast<int>(::syscall(SYS_openat, AT_FDCWD, "/proc/self/pagemap", O_RDONLY | O_CLOEXEC));
+  auto copy = [&](uint64_t lo, uint64_t hi) {
+    iovec local{view + (lo - user), hi - lo};
+    iovec remote{reinterpret_cast<void*>(static_cast<uintptr_t>(lo)), hi - lo};
+    return ::process_vm_readv(::getpid(), &local, 1, &remote, 1, 0) == static_cast<ssize_t>(hi - lo);
+  };
+  if (fd < 0) return copy(user, user + size);  // no pagemap (e.g. a restricted /proc): copy all
+  constexpr uint64_t kPresent = 1ull << 63, kSwapped = 1ull << 62;
+  constexpr size_t kBatch = 512;
+  uint64_t entries[kBatch];
+  bool ok = true;
+  uint64_t run_start = 0;  // start of the current run of touched pages, 0 when none
+  for (uint64_t page = user; ok && page < user + size;) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(kBatch, (user + size - page) / kPage));
+    const ssize_t got = ::syscall(SYS_pread64, fd, entries, n * sizeof(uint64_t), (page / kPage) * sizeof(uint64_t));
+    if (got != static_cast<ssize_t>(n * sizeof(uint64_t))) {
+      ::syscall(SYS_close, fd);
+      return copy(run_start != 0 ? run_start : page, user + size);  // unreadable: copy the rest
+    }
+    for (size_t i = 0; i < n && ok; ++i, page += kPage) {
+      const bool touched = (entries[i] & (kPresent | kSwapped)) != 0;
+      if (touched && run_start == 0) run_start = page;
+      if (!touched && run_start != 0) {
+        ok = copy(run_start, page);
+        run_start = 0;
+      }
+    }
+  }
+  if (ok && run_start != 0) ok = copy(run_start, user + size);
+  ::syscall(SYS_close, fd);
+  return ok;
+}
+
 int prot_of(const Vma& v) {
   return (v.read ? PROT_READ : 0) | (v.write ? PROT_WRITE : 0) | (v.exec ? PROT_EXEC : 0);
 }
@@ -111,10 +151,7 @@ int UserptrPin::create(uint64_t user, uint64_t size, bool writable, std::unique_
     ::close(fd);
     return -ENOMEM;
   }
-  // process_vm_readv: a page unmapped meanwhile by another thread is -EFAULT, not a crash.
-  iovec local{view, size};
-  iovec remote{user_ptr, size};
-  if (::process_vm_readv(::getpid(), &local, 1, &remote, 1, 0) != static_cast<ssize_t>(size)) {
+  if (!copy_touched_pages(user, size, static_cast<uint8_t*>(view))) {
     ::munmap(view, size);
     ::close(fd);
     return -EFAULT;

@@ -2,6 +2,7 @@
 #include "gpu/blit/foreign_kernel.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 
@@ -51,11 +52,16 @@ ForeignResult recognise_foreign_kernel(const hsa_kernel_dispatch_packet_t& packe
   std::memcpy(&entry_offset, head + kEntryOffsetField, sizeof entry_offset);
   std::memcpy(&kernarg_size, head + kKernargSizeField, sizeof kernarg_size);
   const uint64_t entry = ko + uint64_t(entry_offset);
-  const auto* code = static_cast<const uint32_t*>(mem.translate(entry, kCodeWindowDwords * 4, Access::Read));
-  if (code == nullptr) {
+  const auto* bytes = static_cast<const uint8_t*>(mem.translate(entry, kCodeWindowDwords * 4, Access::Read));
+  if (bytes == nullptr) {
     r.what = "BLIT-REC-2: code of kernel object " + hex(ko) + " at " + hex(entry) + " not mapped";
     return r;
   }
+  // Copy, then decode: the entry may sit at any byte (a descriptor is user data), and the
+  // code's dwords are read once whatever the producer does to them meanwhile.
+  std::array<uint32_t, kCodeWindowDwords> window;
+  std::memcpy(window.data(), bytes, sizeof window);
+  const uint32_t* code = window.data();
   r.kernel = recognise(code, kCodeWindowDwords);
   if (!r.kernel) r.kernel = recognise_rocclr(kernarg_size, code, kCodeWindowDwords);
   if (!r.kernel) {

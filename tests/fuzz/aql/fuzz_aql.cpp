@@ -19,7 +19,6 @@
 #include <stdexcept>
 
 #include "common/kernel_abi.h"
-#include "common/known_defects.h"
 #include "common/sandbox_memory.h"
 #include "common/tamper.h"
 #include "gpu/packet_processor.h"
@@ -154,8 +153,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   kernel_abi::KernelDescriptor kd{};
   kd.group_segment_fixed_size = in.ConsumeIntegralInRange<uint32_t>(0, 256);
   kd.kernel_code_entry_byte_offset = in.ConsumeIntegralInRange<int>(0, 7) ? 64 : in.ConsumeIntegral<int64_t>();
-  // Known defect 5 (README): a misaligned kernel code address is read as dwords.
-  if (fuzz::avoid_known_defects()) kd.kernel_code_entry_byte_offset &= ~int64_t{63};
   std::memcpy(memory.host(kKernel), &kd, sizeof kd);
   kernel_abi::KernelCode code{};
   code.id = in.ConsumeIntegralInRange<int>(0, 7) ? g_kernel_id : in.ConsumeIntegral<uint64_t>();
@@ -166,7 +163,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     s.kind = in.ConsumeIntegralInRange<int>(0, 3) ? AMD_SIGNAL_KIND_USER : in.ConsumeIntegral<int64_t>();
     s.value = in.ConsumeIntegralInRange<int64_t>(-1, 3);
     s.event_mailbox_ptr = in.ConsumeBool() ? 0 : pick_address(in.ConsumeIntegral<uint32_t>(), kWindow);
-    if (fuzz::avoid_known_defects()) s.event_mailbox_ptr &= ~uint64_t{63};  // known defect 5
     s.event_id = in.ConsumeIntegral<uint32_t>();
     std::memcpy(memory.host(kSignals + 64 * i), &s, sizeof s);
   }
@@ -179,9 +175,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   q.hsa_queue.size = slots;
   q.hsa_queue.base_address = reinterpret_cast<void*>(
       in.ConsumeIntegralInRange<int>(0, 15) ? SandboxMemory::va(0) : pick_address(in.ConsumeIntegral<uint32_t>(), kWindow));
-  if (fuzz::avoid_known_defects()) {  // known defect 5: a misaligned ring base reaches atomic accesses
-    q.hsa_queue.base_address = reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(q.hsa_queue.base_address) & ~uintptr_t{63});
-  }
   const uint32_t ring_slots = slots != 0 && slots <= 128 && (slots & (slots - 1)) == 0 ? slots : 128;
   for (uint32_t i = 0; i < ring_slots; ++i) {
     const uint16_t invalid = HSA_PACKET_TYPE_INVALID;
@@ -206,25 +199,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         uint8_t* slot = memory.host(64 * (write % ring_slots));
         uint8_t body[64];
         const uint16_t h = make_packet(in, body);
-        if (fuzz::avoid_known_defects()) {
-          // Known defect 5 (README): misaligned signal and mailbox addresses reach atomic
-          // accesses. Avoided by aligning every in-window address of the packet to 64 bytes
-          // (an amd_signal_t's alignment).
-          for (size_t off = 8; off < 64; off += 8) {
-            uint64_t v;
-            std::memcpy(&v, body + off, 8);
-            if (v >= SandboxMemory::kBase && v < SandboxMemory::kBase + kWindow) v &= ~uint64_t{63};
-            std::memcpy(body + off, &v, 8);
-          }
-          // ...and a dispatch's in-window kernel object is the descriptor (elsewhere its entry
-          // offset is whatever bytes lie there: misaligned kernel code, the same defect).
-          if ((h & 0xff) == HSA_PACKET_TYPE_KERNEL_DISPATCH) {
-            uint64_t ko;
-            std::memcpy(&ko, body + offsetof(hsa_kernel_dispatch_packet_t, kernel_object), 8);
-            if (ko >= SandboxMemory::kBase && ko < SandboxMemory::kBase + kWindow) ko = SandboxMemory::va(kKernel);
-            std::memcpy(body + offsetof(hsa_kernel_dispatch_packet_t, kernel_object), &ko, 8);
-          }
-        }
         std::memcpy(slot + 2, body + 2, 62);
         std::memcpy(slot, &h, 2);
         ++write;
@@ -245,10 +219,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         w.after = in.ConsumeIntegralInRange<uint64_t>(1, 64);
         w.offset = (in.ConsumeIntegral<uint32_t>() % kWindow) & ~uint64_t{3};
         w.value = in.ConsumeIntegral<uint32_t>();
-        // Known defect 5: a racing rewrite can make a misaligned signal handle out of an aligned
-        // one. Avoided by keeping the low six bits of rewritten dwords clear (a rewritten header
-        // is then an unknown or vendor type: still an error path).
-        if (fuzz::avoid_known_defects()) w.value &= ~uint32_t{63};
         tamper.add(w);
         break;
       }

@@ -25,7 +25,6 @@
 #include <string>
 #include <vector>
 
-#include "common/known_defects.h"
 #include "kfd/kfd_device.h"
 
 namespace {
@@ -116,7 +115,6 @@ struct Program {
   std::vector<Queue> queues;
   std::vector<uint32_t> events;
   std::vector<size_t> stale;  // pages made inaccessible by this program
-  const bool avoid = rocref::fuzz::avoid_known_defects();
 
   KfdDevice& kfd() { return KfdDevice::instance(); }
   Arena& a() { return arena(); }
@@ -202,12 +200,6 @@ struct Program {
         args.va_addr = a().va(first);
         args.size = pages * kPage;
         args.mmap_offset = in.ConsumeIntegralInRange<int>(0, 7) ? a().va(first) : pointer();
-        if (avoid && (flags & KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE)) {
-          // Known defect 2 (README): USERPTR|WRITABLE over read-only pages is accepted.
-          for (uint64_t pg = first; pg < first + pages; ++pg) {
-            if (perm[pg] == kRo) return;
-          }
-        }
         break;
       }
       case 2:
@@ -282,8 +274,6 @@ struct Program {
     const bool plain = in.ConsumeIntegralInRange<int>(0, 3) != 0;
     q.ring_size = plain ? 1u << in.ConsumeIntegralInRange<int>(6, 12) : in.ConsumeIntegral<uint32_t>();
     q.ring_base_address = plain ? a().va(ring_page) : pointer();
-    // Known defect 5 (README): misaligned rings and pointers reach atomic accesses.
-    if (avoid) q.ring_base_address &= ~uint64_t{255};
     if (q.queue_type == KFD_IOC_QUEUE_TYPE_COMPUTE_AQL) {
       // ROCR's layout: amd_queue_t at the pointer page, write/read pointers inside it.
       auto* aq = reinterpret_cast<amd_queue_t*>(a().base + ptr_page * kPage);
@@ -303,15 +293,6 @@ struct Program {
     } else {
       q.read_pointer_address = plain ? a().va(ptr_page) : pointer();
       q.write_pointer_address = plain ? a().va(ptr_page, 64) : pointer();
-    }
-    if (avoid) {
-      q.read_pointer_address &= ~uint64_t{7};
-      q.write_pointer_address &= ~uint64_t{7};
-      // An AQL queue's amd_queue_t is found at the write pointer minus its offset: 64-aligned.
-      constexpr uint64_t off = offsetof(amd_queue_t, write_dispatch_id);
-      if (q.queue_type == KFD_IOC_QUEUE_TYPE_COMPUTE_AQL && q.write_pointer_address >= off) {
-        q.write_pointer_address = ((q.write_pointer_address - off) & ~uint64_t{63}) + off;
-      }
     }
     if (in.ConsumeBool()) {
       q.eop_buffer_address = pointer();
@@ -373,16 +354,13 @@ struct Program {
       hsa_barrier_and_packet_t b{};
       for (auto& d : b.dep_signal) d.handle = in.ConsumeIntegralInRange<int>(0, 3) ? 0 : target(64);
       b.completion_signal.handle = in.ConsumeBool() ? target(64) : 0;
-      if (avoid) {  // known defect 5: misaligned signal handles
-        for (auto& d : b.dep_signal) d.handle &= ~uint64_t{63};
-        b.completion_signal.handle &= ~uint64_t{63};
-      }
       std::memcpy(slot + 4, reinterpret_cast<uint8_t*>(&b) + 4, 60);
       const uint16_t type = in.ConsumeIntegralInRange<int>(0, 7) ? HSA_PACKET_TYPE_BARRIER_AND : in.ConsumeIntegral<uint8_t>();
       std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(slot)).store(type, std::memory_order_release);
       ++q.produced;
       std::atomic_ref<uint64_t>(const_cast<uint64_t&>(aq->write_dispatch_id)).store(q.produced, std::memory_order_release);
-      if (db) std::atomic_ref<uint64_t>(*db).store(avoid ? q.produced - 1 : in.ConsumeIntegral<uint64_t>(), std::memory_order_release);
+      if (db) std::atomic_ref<uint64_t>(*db).store(in.ConsumeIntegralInRange<int>(0, 3) ? q.produced - 1 : in.ConsumeIntegral<uint64_t>(),
+                                                 std::memory_order_release);
     } else {
       // SDMA (and PM4 compute) packets as ROCR's BlitSdma writes them.
       std::vector<uint32_t> p;
@@ -400,7 +378,6 @@ struct Program {
         default: p = {6, in.ConsumeIntegral<uint32_t>() & 0xfffffff}; break;  // TRAP
       }
       if (q.ring_size == 0 || (q.ring_size & (q.ring_size - 1)) != 0) return;
-      if (avoid && q.produced + 4 * p.size() > q.ring_size) return;  // no wrap over unconsumed slots (defect 4)
       for (uint32_t dw : p) {
         uint8_t* at = writable(q.ring + (q.produced % q.ring_size), 4);
         if (!at) return;
@@ -410,7 +387,7 @@ struct Program {
       if (uint8_t* w = (q.wptr & 7) == 0 ? writable(q.wptr, 8) : nullptr) {
         std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(w)).store(q.produced);
       }
-      const uint64_t value = avoid || in.ConsumeIntegralInRange<int>(0, 3) ? q.produced : in.ConsumeIntegral<uint64_t>();
+      const uint64_t value = in.ConsumeIntegralInRange<int>(0, 3) ? q.produced : in.ConsumeIntegral<uint64_t>();
       if (db) std::atomic_ref<uint64_t>(*db).store(value, std::memory_order_release);
     }
     // Let the engine catch up before the program goes on: spin (bounded; nothing is checked)
@@ -441,7 +418,6 @@ struct Program {
         kfd_ioctl_update_queue_args u{};
         u.queue_id = id;
         u.ring_base_address = pointer();
-        if (avoid) u.ring_base_address &= ~uint64_t{255};
         u.ring_size = in.ConsumeBool() ? 1u << in.ConsumeIntegralInRange<int>(0, 16) : in.ConsumeIntegral<uint32_t>();
         u.queue_percentage = in.ConsumeIntegralInRange<uint32_t>(0, 101);
         u.queue_priority = in.ConsumeIntegralInRange<uint32_t>(0, 16);
@@ -516,9 +492,6 @@ struct Program {
     const size_t pg = page();
     if (pg == kRoPage || pg == kNonePage) return;
     const Perm p = static_cast<Perm>(in.ConsumeIntegralInRange<int>(0, 2));
-    // Known defects 1 and 3 (README): pages under a live USERPTR buffer or queue must not go away
-    // or lose access until the model evicts or pins them.
-    if (avoid && p != kRw && page_in_use(pg)) return;
     a().set(perm, pg, p);
     if (p == kNone) stale.push_back(pg);
   }
@@ -539,8 +512,6 @@ struct Program {
       reinterpret_cast<kfd_ioctl_wait_events_args*>(buf.data())->timeout = 0;  // never block
     }
     if (nr == 0x0C && arg != buf.data()) return;  // a wait through a foreign pointer could block
-    // Known defects 3 and 5: raw CREATE_QUEUE/UPDATE_QUEUE bytes name unguarded, unaligned rings.
-    if (avoid && (nr == 0x02 || nr == 0x07)) return;
     ioctl(i, req, arg);
   }
 

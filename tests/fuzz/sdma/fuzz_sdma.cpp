@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/known_defects.h"
 #include "common/sandbox_memory.h"
 #include "common/tamper.h"
 #include "gpu/sdma/sdma_engine.h"
@@ -174,9 +173,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         engine.step();
         break;
       case 4: {  // a racing producer: rewrite a ring dword after the Nth translation
-        // Known defect 4 (README): the engine reads a slot's header twice, so a rewrite between
-        // the reads over-reads. Avoided by not racing until the fix lands.
-        if (rocref::fuzz::avoid_known_defects()) break;
+        // The engine copies a packet's dwords once, then decodes (SDMA-PKT-*): rewrites race it.
         TamperingMemory::Write w;
         w.after = in.ConsumeIntegralInRange<uint64_t>(1, 64);
         w.offset = (in.ConsumeIntegral<uint32_t>() % ring_size) & ~uint64_t{3};

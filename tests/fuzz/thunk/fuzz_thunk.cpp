@@ -18,7 +18,6 @@
 #include <cstring>
 #include <vector>
 
-#include "common/known_defects.h"
 #include "thunk/hsakmt_ext.h"
 
 namespace {
@@ -36,10 +35,8 @@ struct Program {
   std::vector<Alloc> allocs;
   std::vector<HsaEvent*> events;
   std::vector<HSA_QUEUEID> queues;
-  std::vector<void*> queue_rings;  // memory live queues run on
   HsaEvent bogus{};
   uint8_t* host = nullptr;  // 16 pages of host memory for registration
-  const bool avoid = rocref::fuzz::avoid_known_defects();
 
   uint32_t node() { return in.ConsumeIntegralInRange<int>(0, 7) ? in.ConsumeIntegralInRange<uint32_t>(0, 2) : in.ConsumeIntegral<uint32_t>(); }
   uint64_t size() {
@@ -108,7 +105,6 @@ struct Program {
       }
       case 1: {  // free (known or arbitrary)
         void* addr = memory();
-        if (avoid && std::find(queue_rings.begin(), queue_rings.end(), addr) != queue_rings.end()) break;  // known defect 3
         const uint64_t s = in.ConsumeBool() ? size() : 0;
         bool host_alloc = false;
         for (const Alloc& a : allocs) host_alloc |= a.addr == addr && a.host;
@@ -133,7 +129,6 @@ struct Program {
       }
       case 3: {
         void* addr = memory();
-        if (avoid && std::find(queue_rings.begin(), queue_rings.end(), addr) != queue_rings.end()) break;  // known defect 3
         if (hsaKmtDeregisterMemory(addr) == HSAKMT_STATUS_SUCCESS) {
           std::erase_if(allocs, [addr](const Alloc& a) { return a.addr == addr && a.host; });
         }
@@ -155,7 +150,6 @@ struct Program {
       }
       case 5: {
         void* addr = memory();
-        if (avoid && std::find(queue_rings.begin(), queue_rings.end(), addr) != queue_rings.end()) break;  // known defect 3
         hsaKmtUnmapMemoryToGPU(addr);
         break;
       }
@@ -209,21 +203,18 @@ struct Program {
       case 0: {
         HsaQueueResource res{};
         void* ring = memory();
-        if (avoid) ring = reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(ring) & ~uintptr_t{255});  // known defect 5
         const auto type = static_cast<HSA_QUEUE_TYPE>(in.ConsumeIntegralInRange<int>(0, 9));
         const uint64_t s = in.ConsumeIntegralInRange<int>(0, 7) ? uint64_t{64} << in.ConsumeIntegralInRange<int>(0, 8) : in.ConsumeIntegral<uint64_t>();
         const auto prio = static_cast<HSA_QUEUE_PRIORITY>(in.ConsumeIntegralInRange<int>(-4, 4));
         if (hsaKmtCreateQueue(node(), type, in.ConsumeIntegralInRange<uint32_t>(0, 101), prio, ring, s, event(), &res) ==
             HSAKMT_STATUS_SUCCESS) {
           queues.push_back(res.QueueId);
-          queue_rings.push_back(ring);
         }
         break;
       }
       case 1: {
         if (queues.empty()) break;
         void* ring = memory();
-        if (avoid) break;  // known defect 3: a new ring is translated once, like the first
         hsaKmtUpdateQueue(queues[in.ConsumeIntegralInRange<size_t>(0, queues.size() - 1)], in.ConsumeIntegralInRange<uint32_t>(0, 101),
                           static_cast<HSA_QUEUE_PRIORITY>(in.ConsumeIntegralInRange<int>(-4, 4)), ring, size(), event());
         break;
@@ -239,7 +230,6 @@ struct Program {
         const size_t k = in.ConsumeIntegralInRange<size_t>(0, queues.size() - 1);
         if (hsaKmtDestroyQueue(queues[k]) == HSAKMT_STATUS_SUCCESS) {
           queues.erase(queues.begin() + long(k));
-          queue_rings.erase(queue_rings.begin() + long(k));
         }
         break;
       }

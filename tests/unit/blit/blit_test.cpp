@@ -172,6 +172,22 @@ TEST(Blit, BLIT_REC_1_RecognitionAloneMovesNothing) {
   EXPECT_EQ(buf, std::vector<uint32_t>(8, 0));
 }
 
+// BLIT-REC-2: an entry offset that is not a multiple of 4 (a descriptor is user data) is
+// read as bytes, copied once, then compared: never a misaligned dword load (UBSan's run
+// of this test fails on such a load). Here the Fill prologue starts two bytes in.
+TEST(Blit, BLIT_REC_2_MisalignedCodeEntryIsReadAsBytes) {
+  FlatMemory mem;
+  CodeObject co({});
+  const std::vector<uint32_t> fill = code_of(BlitKernel::Fill);
+  const int64_t entry = 258;
+  std::memcpy(co.bytes.data() + 16, &entry, 8);
+  std::memcpy(co.bytes.data() + entry, fill.data(), fill.size() * 4);
+  uint64_t args[4] = {};
+  const ForeignResult r = recognise_foreign_kernel(dispatch(co, args), mem);
+  EXPECT_EQ(r.outcome, ForeignOutcome::Completed);
+  EXPECT_EQ(r.kernel, BlitKernel::Fill);
+}
+
 TEST(Blit, BLIT_REC_2_NullKernelObjectIsNotRecognised) {
   FlatMemory mem;
   hsa_kernel_dispatch_packet_t p{};

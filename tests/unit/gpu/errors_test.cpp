@@ -249,6 +249,33 @@ TEST_F(ErrorTest, AQL_SIG_6_MisalignedSignalsAreApertureViolations) {
   EXPECT_EQ(std::atomic_ref<int64_t>(const_cast<int64_t&>(signal.signal.value)).load(), 1);
 }
 
+// AQL-SIG-6: a handle 8 bytes off an amd_signal_t's 64-byte alignment has aligned words, but names
+// no signal: the value word it would decrement is the real signal's mailbox pointer. Refused.
+TEST_F(ErrorTest, AQL_SIG_6_SignalOffItsSixtyFourByteAlignmentIsAnApertureViolation) {
+  TestSignal signal(1);
+  signal.signal.event_mailbox_ptr = 0;
+  const hsa_signal_t skewed{signal.handle().handle + 8};
+  auto completion = good();
+  completion.completion_signal = skewed;
+  expect_queue_error(&completion, kStatusApertureViolation);
+  auto value = testing::barrier_value_packet(skewed, HSA_SIGNAL_CONDITION_EQ, 0, -1, hsa_signal_t{0});
+  expect_queue_error(&value, kStatusApertureViolation);
+  EXPECT_EQ(signal.value(), 1);
+  EXPECT_EQ(signal.signal.event_mailbox_ptr, 0u);
+}
+
+// AQL-MEM-1: a ring base off a packet's 64-byte alignment is refused when the queue is bound
+// through its amd_queue_t, as it is when bound by address; nothing is read from the ring.
+TEST_F(ErrorTest, AQL_MEM_1_MisalignedRingBaseIsRefusedAtBind) {
+  TestQueue queue;
+  queue.queue.hsa_queue.base_address = static_cast<uint8_t*>(queue.ring_memory) + 8;
+  ErrorLog log;
+  PacketProcessor p(binding(queue, log));
+  EXPECT_TRUE(p.in_error());
+  EXPECT_EQ(log.status, HSA_STATUS_ERROR_INVALID_QUEUE);
+  EXPECT_EQ(p.drain(), 0u);
+}
+
 // AQL-SIG-6: the completion's event mailbox 4 bytes off: a memory violation, the mailbox untouched.
 TEST_F(ErrorTest, AQL_SIG_6_MisalignedMailboxIsAnApertureViolation) {
   alignas(8) uint64_t mailbox[2] = {~0ull, ~0ull};

@@ -3,12 +3,18 @@
 #include <sys/mman.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <string>
 #include <sstream>
 
 #include "gpu/vm/gpu_vm.h"
 #include "kfd/host_arena.h"
 #include "kfd/topology.h"
 #include "kfd/user_copy.h"
+#include "kfd/userptr_pin.h"
 
 namespace rocref::kfd {
 namespace {
@@ -66,6 +72,42 @@ TEST(UserCopy, BadPointersAreEFAULTNotCrashes) {
   EXPECT_FALSE(user_range_mapped(reinterpret_cast<uintptr_t>(none), 4096));
   munmap(ro, 4096);
   munmap(none, 4096);
+}
+
+// The shared-memory pages this process holds, from /proc/self/status (RssShmem, KiB): a pin's
+// memfd pages are counted there.
+long rss_shmem_kib() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    long kib = 0;
+    if (std::sscanf(line.c_str(), "RssShmem: %ld kB", &kib) == 1) return kib;
+  }
+  return -1;
+}
+
+// KFD-MEM-3: registering 1 GiB of which the application touched two pages copies those two
+// (their bytes arrive in the driver's view) and leaves the rest unpopulated: the pin costs what
+// get_user_pages costs on fresh memory, not a copy of the whole range.
+TEST(UserptrPin, KFD_MEM_3_UntouchedPagesAreNotCopiedTouchedOnesAre) {
+  constexpr uint64_t kSize = uint64_t{1} << 30, kPage = 4096;
+  void* range = mmap(nullptr, kSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  ASSERT_NE(range, MAP_FAILED);
+  auto* bytes = static_cast<uint8_t*>(range);
+  bytes[7] = 0x5a;
+  std::memset(bytes + kSize / 2, 0xc3, kPage);
+  const long before = rss_shmem_kib();
+  ASSERT_GE(before, 0) << "no RssShmem in /proc/self/status";
+  std::unique_ptr<UserptrPin> pin;
+  ASSERT_EQ(UserptrPin::create(reinterpret_cast<uint64_t>(range), kSize, true, &pin), 0);
+  EXPECT_EQ(pin->host()[7], 0x5a);
+  EXPECT_EQ(pin->host()[kSize / 2 + kPage - 1], 0xc3);
+  EXPECT_EQ(pin->host()[kSize / 4], 0);
+  EXPECT_LT(rss_shmem_kib() - before, 16 * 1024) << "the pin populated pages nobody touched";
+  bytes[9] = 1;  // the user's mapping and the driver's view are one set of pages
+  EXPECT_EQ(pin->host()[9], 1);
+  pin.reset();
+  munmap(range, kSize);
 }
 
 TEST(GpuVm, VM_PT_2_TablePagesOnDemandAndFreedWhenEmpty) {
