@@ -6,7 +6,8 @@
 # ROCREF_LAYER_<layer> lists the roots a layer's targets carry (PUBLIC: what its sources and
 # headers include); the layers a folder reaches only from its sources come through a PRIVATE
 # link instead (the thunk's in-process transport: rocref_kfd). Each folder README's
-# "May include" names these layers (tests/check/layering checks both).
+# "May include" names these layers: check_layer_includes (tests/check/layering) shows the
+# roots refuse the rest, check_readmes (tests/check/readmes) that the READMEs name them.
 # tests/, proofs/ and bench/ keep ROCREF_INCLUDE_DIRS (src/ and the repository root).
 set(ROCREF_LAYER_common  common)
 set(ROCREF_LAYER_gpu     gpu common)
