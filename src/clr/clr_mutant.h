@@ -9,6 +9,8 @@
 
 #include <cstdint>
 
+#include "common/mutant_switch.h"
+
 namespace rocref::clr {
 
 enum class ClrMutant : uint32_t {
@@ -27,16 +29,7 @@ enum class ClrMutant : uint32_t {
 #ifdef ROCREF_CLR_MUTANTS
 bool clr_mutant_active(ClrMutant m) noexcept;
 void set_clr_mutant(ClrMutant m, bool on) noexcept;
-class ScopedClrMutant {
- public:
-  explicit ScopedClrMutant(ClrMutant m) : m_(m) { set_clr_mutant(m_, true); }
-  ~ScopedClrMutant() { set_clr_mutant(m_, false); }
-  ScopedClrMutant(const ScopedClrMutant&) = delete;
-  ScopedClrMutant& operator=(const ScopedClrMutant&) = delete;
-
- private:
-  ClrMutant m_;
-};
+using ScopedClrMutant = ScopedMutantSwitch<ClrMutant, set_clr_mutant>;
 #else
 constexpr bool clr_mutant_active(ClrMutant) noexcept { return false; }
 #endif

@@ -1,9 +1,6 @@
 // common/mutant.cpp - the switchboard for planted bugs (see mutant.h).
 #include "common/mutant.h"
 
-#include <array>
-#include <atomic>
-
 namespace rocref {
 
 std::string_view mutant_name(Mutant m) noexcept {
@@ -30,16 +27,22 @@ std::string_view mutant_name(Mutant m) noexcept {
 
 #ifdef ROCREF_ENABLE_MUTANTS
 namespace {
-std::array<std::atomic<bool>, static_cast<size_t>(Mutant::kCount)> g_active{};
+MutantSwitchboard<Mutant> g_switches;
 }
 
-bool mutant_active(Mutant m) noexcept {
-  return g_active[static_cast<size_t>(m)].load(std::memory_order_relaxed);
-}
+bool mutant_active(Mutant m) noexcept { return g_switches.active(m); }
 
-void set_mutant(Mutant m, bool on) noexcept {
-  g_active[static_cast<size_t>(m)].store(on, std::memory_order_relaxed);
-}
+void set_mutant(Mutant m, bool on) noexcept { g_switches.set(m, on); }
 #endif
 
 }  // namespace rocref
+
+// The link-time guard of mutant.h: this configuration's symbol, and one both define.
+extern "C" {
+#ifdef ROCREF_ENABLE_MUTANTS
+const int rocref_abi_mutants_enabled = 1;
+#else
+const int rocref_abi_mutants_disabled = 0;
+#endif
+const int rocref_mutant_switchboard = 0;
+}

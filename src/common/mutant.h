@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "common/mutant_switch.h"
+
 namespace rocref {
 
 enum class Mutant : uint32_t {
@@ -36,19 +38,30 @@ std::string_view mutant_name(Mutant m) noexcept;
 bool mutant_active(Mutant m) noexcept;
 void set_mutant(Mutant m, bool on) noexcept;
 
-// Switches one mutant on for a scope.
-class ScopedMutant {
- public:
-  explicit ScopedMutant(Mutant m) : m_(m) { set_mutant(m_, true); }
-  ~ScopedMutant() { set_mutant(m_, false); }
-  ScopedMutant(const ScopedMutant&) = delete;
-  ScopedMutant& operator=(const ScopedMutant&) = delete;
-
- private:
-  Mutant m_;
-};
+using ScopedMutant = ScopedMutantSwitch<Mutant, set_mutant>;
+#elif defined(ROCREF_MUTANTS_NEUTRAL)
+// Objects that name mutants but run none (the Z3 encodings of proofs/aql) link with either
+// configuration: no inline body here, and none of the guard below.
+bool mutant_active(Mutant m) noexcept;
 #else
 constexpr bool mutant_active(Mutant) noexcept { return false; }
 #endif
 
 }  // namespace rocref
+
+// Link-time guard, as LLVM's abi-breaking.h: ROCREF_ENABLE_MUTANTS changes inline bodies here
+// and in aql_ring.h, aql_producer.h and aql_protocol.h, so objects of the two configurations
+// must never meet in one program. Every object that includes this header refers to the symbol
+// of its own configuration, and common/mutant.cpp defines only its own: a mutant object linked
+// with rocref_common (or a normal one with rocref_common_mutable) leaves a symbol undefined,
+// and both libraries in one link define rocref_mutant_switchboard twice.
+extern "C" {
+#if defined(ROCREF_ENABLE_MUTANTS)
+extern const int rocref_abi_mutants_enabled;
+__attribute__((weak, visibility("hidden"))) const int* rocref_abi_mutants_check = &rocref_abi_mutants_enabled;
+#elif !defined(ROCREF_MUTANTS_NEUTRAL)
+extern const int rocref_abi_mutants_disabled;
+__attribute__((weak, visibility("hidden"))) const int* rocref_abi_mutants_check = &rocref_abi_mutants_disabled;
+#endif
+extern const int rocref_mutant_switchboard;
+}

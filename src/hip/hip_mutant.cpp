@@ -3,7 +3,9 @@
 
 #ifdef ROCREF_HIP_MUTANTS
 #include <cstdlib>
-#include <cstring>
+#include <string_view>
+
+#include "common/mutant_switch.h"
 
 namespace rocref::hip {
 namespace {
@@ -11,21 +13,23 @@ namespace {
 constexpr const char* kNames[] = {"IgnoreLaunchBounds", "GraphReversedOrder", "PitchIgnored", "SymbolRangeUnchecked"};
 static_assert(sizeof kNames / sizeof kNames[0] == static_cast<size_t>(HipMutant::kCount));
 
-int active_index() {
-  const char* name = std::getenv("ROCREF_HIP_MUTANT");
-  if (name == nullptr) return -1;
-  for (int i = 0; i < static_cast<int>(HipMutant::kCount); ++i) {
-    if (std::strcmp(name, kNames[i]) == 0) return i;
-  }
-  return -1;
+// The one mutant ROCREF_HIP_MUTANT names is on for the whole process.
+const MutantSwitchboard<HipMutant>& switches() {
+  static MutantSwitchboard<HipMutant> board;
+  static const bool read = [] {
+    const char* name = std::getenv("ROCREF_HIP_MUTANT");
+    if (name == nullptr) return false;
+    const auto m = mutant_named<HipMutant>(kNames, name);
+    if (m) board.set(*m, true);
+    return m.has_value();
+  }();
+  (void)read;
+  return board;
 }
 
 }  // namespace
 
-bool hip_mutant_active(HipMutant m) noexcept {
-  static const int active = active_index();
-  return active == static_cast<int>(m);
-}
+bool hip_mutant_active(HipMutant m) noexcept { return switches().active(m); }
 
 }  // namespace rocref::hip
 #endif

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+#include "common/mutant_switch.h"
+
 namespace rocref::hsa {
 
 enum class HsaMutant : uint32_t {
@@ -18,16 +20,7 @@ enum class HsaMutant : uint32_t {
 #ifdef ROCREF_HSA_MUTANTS
 bool hsa_mutant_active(HsaMutant m) noexcept;
 void set_hsa_mutant(HsaMutant m, bool on) noexcept;
-class ScopedHsaMutant {
- public:
-  explicit ScopedHsaMutant(HsaMutant m) : m_(m) { set_hsa_mutant(m_, true); }
-  ~ScopedHsaMutant() { set_hsa_mutant(m_, false); }
-  ScopedHsaMutant(const ScopedHsaMutant&) = delete;
-  ScopedHsaMutant& operator=(const ScopedHsaMutant&) = delete;
-
- private:
-  HsaMutant m_;
-};
+using ScopedHsaMutant = ScopedMutantSwitch<HsaMutant, set_hsa_mutant>;
 #else
 constexpr bool hsa_mutant_active(HsaMutant) noexcept { return false; }
 #endif

@@ -50,17 +50,12 @@ struct CurrentScope {
 };
 }  // namespace
 
-AqlHwQueue::AqlHwQueue(uint32_t pasid, gpu::vm::GpuVm* vm, InterruptRing* ih, uint64_t amd_queue_va, uint64_t ring_va,
-                       uint64_t ring_bytes, uint64_t read_pointer_va, uint32_t priority, bool active)
-    : pasid_(pasid),
-      vm_(vm),
-      ih_(ih),
-      amd_queue_va_(amd_queue_va),
-      ring_va_(ring_va),
-      ring_bytes_(ring_bytes),
-      read_pointer_va_(read_pointer_va),
-      priority_(priority),
-      active_(active) {}
+AqlHwQueue::AqlHwQueue(const QueueContext& ctx, const Mqd& m)
+    : BoundHwQueue(ctx, m),
+      amd_queue_va_(m.cp_hqd_pq_wptr_poll_addr - offsetof(amd_queue_t, write_dispatch_id)),
+      ring_va_(m.cp_hqd_pq_base),
+      ring_bytes_(m.ring_bytes),
+      read_pointer_va_(m.cp_hqd_pq_rptr_report_addr) {}
 
 AqlHwQueue::~AqlHwQueue() = default;
 
@@ -78,15 +73,9 @@ bool AqlHwQueue::bind() noexcept {
   b.memory = vm_;
   const uint32_t pasid = pasid_;
   InterruptRing* ih = ih_;
-  b.on_interrupt = [ih, pasid](uint32_t event_id) {
-    IhEntry e;
-    e.kind = IhEntry::Kind::Signal;
-    e.pasid = pasid;
-    e.event_id = event_id;
-    ih->push(e);
-  };
+  b.on_interrupt = [ih, pasid](uint32_t event_id) { push_signal(ih, pasid, event_id); };
   b.on_error = [this, ih, pasid](hsa_status_t status, uint64_t) {
-    error_.store(true, std::memory_order_release);
+    stop();
     report_queue_error(vm_, ih, pasid, amd_queue_va_, status);
   };
   processor_ = std::make_unique<gpu::PacketProcessor>(std::move(b));
@@ -94,28 +83,28 @@ bool AqlHwQueue::bind() noexcept {
 }
 
 bool AqlHwQueue::runnable() noexcept {
-  if (!active_.load(std::memory_order_relaxed) || error_.load(std::memory_order_acquire)) return false;
+  if (!running()) return false;
   if (!processor_) return true;
   CurrentScope scope(this);
   faulted_ = false;
   const bool work = processor_->has_work();  // reads the ring header through GPUVM: may fault
   if (faulted_) {
     processor_->inactivate();
-    error_.store(true, std::memory_order_release);
+    stop();
     return false;
   }
   return work;
 }
 
 bool AqlHwQueue::step() noexcept {
-  if (!active_.load(std::memory_order_relaxed) || error_.load(std::memory_order_acquire)) return false;
+  if (!running()) return false;
   if (!processor_) return bind();
   CurrentScope scope(this);
   faulted_ = false;
   const gpu::ProcessorStep s = processor_->step();
   if (faulted_) {  // KFD-FAULT-2: the faulting queue stops; the process learns through its event
     processor_->inactivate();
-    error_.store(true, std::memory_order_release);
+    stop();
     return true;
   }
   if (s.action == gpu::ProcessorAction::None) return false;

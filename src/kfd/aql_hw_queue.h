@@ -13,9 +13,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "gpu/vm/gpu_vm.h"
-#include "kfd/hw_scheduler.h"
-#include "kfd/interrupt_ring.h"
+#include "kfd/bound_hw_queue.h"
+#include "kfd/mqd.h"
 
 namespace rocref::gpu {
 class PacketProcessor;
@@ -23,21 +22,17 @@ class PacketProcessor;
 
 namespace rocref::kfd {
 
-class AqlHwQueue final : public HwQueue {
+class AqlHwQueue final : public BoundHwQueue {
  public:
-  // The ring (GPU VA, bytes) and read pointer are the MQD's (CREATE_QUEUE's); amd_queue_va is
-  // where ROCR's amd_queue_t lies, read only for its queue_inactive_signal on an error.
-  AqlHwQueue(uint32_t pasid, gpu::vm::GpuVm* vm, InterruptRing* ih, uint64_t amd_queue_va, uint64_t ring_va,
-             uint64_t ring_bytes, uint64_t read_pointer_va, uint32_t priority, bool active);
+  // The ring (GPU VA, bytes) and read pointer are the MQD's; ROCR's amd_queue_t lies at the
+  // MQD's write-pointer address - offsetof(amd_queue_t, write_dispatch_id) (KFD-Q-3), read only
+  // for its queue_inactive_signal on an error.
+  AqlHwQueue(const QueueContext& ctx, const Mqd& m);
   ~AqlHwQueue() override;
 
-  uint32_t priority() const noexcept override { return priority_.load(std::memory_order_relaxed); }
   bool runnable() noexcept override;
   bool step() noexcept override;
 
-  void set_priority(uint32_t p) noexcept { priority_.store(p, std::memory_order_relaxed); }
-  void set_active(bool a) noexcept { active_.store(a, std::memory_order_relaxed); }
-  bool in_error() const noexcept { return error_.load(std::memory_order_acquire); }
   uint64_t steps() const noexcept { return steps_.load(std::memory_order_relaxed); }
   // The VM fault handler marks the queue being stepped (the one that faulted).
   static AqlHwQueue* current() noexcept;
@@ -46,16 +41,10 @@ class AqlHwQueue final : public HwQueue {
  private:
   bool bind() noexcept;
 
-  const uint32_t pasid_;
-  gpu::vm::GpuVm* const vm_;
-  InterruptRing* const ih_;
   const uint64_t amd_queue_va_;
   const uint64_t ring_va_;
   const uint64_t ring_bytes_;
   const uint64_t read_pointer_va_;
-  std::atomic<uint32_t> priority_;
-  std::atomic<bool> active_;
-  std::atomic<bool> error_{false};
   std::atomic<uint64_t> steps_{0};
   bool faulted_ = false;
   std::unique_ptr<gpu::PacketProcessor> processor_;

@@ -2,13 +2,13 @@
 #include "kfd/kfd_mutant.h"
 
 #ifdef ROCREF_KFD_MUTANTS
-#include <atomic>
+#include "common/mutant_switch.h"
 
 namespace rocref::kfd {
 namespace {
-std::atomic<bool> g_on[static_cast<unsigned>(KfdMutant::kCount)];
+MutantSwitchboard<KfdMutant> g_switches;
 }
-bool kfd_mutant_active(KfdMutant m) noexcept { return g_on[static_cast<unsigned>(m)].load(std::memory_order_relaxed); }
-void set_kfd_mutant(KfdMutant m, bool on) noexcept { g_on[static_cast<unsigned>(m)].store(on); }
+bool kfd_mutant_active(KfdMutant m) noexcept { return g_switches.active(m); }
+void set_kfd_mutant(KfdMutant m, bool on) noexcept { g_switches.set(m, on); }
 }  // namespace rocref::kfd
 #endif

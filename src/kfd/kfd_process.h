@@ -16,16 +16,14 @@
 #include <vector>
 
 #include "gpu/vm/gpu_vm.h"
+#include "kfd/bound_hw_queue.h"
 #include "kfd/host_arena.h"
 #include "kfd/kfd_abi.h"
 #include "kfd/kfd_svm.h"
-#include "kfd/pm4_hw_queue.h"
-#include "kfd/sdma_hw_queue.h"
+#include "kfd/mqd.h"
 #include "kfd/userptr_pin.h"
 
 namespace rocref::kfd {
-
-class AqlHwQueue;
 
 enum class BoKind : uint8_t { Vram, Gtt, Userptr, Doorbell, MmioRemap };
 
@@ -42,34 +40,15 @@ struct BufferObject {
   std::shared_ptr<UserptrPin> pin;  // USERPTR: the pinned pages (host points into its view)
 };
 
-// The memory queue descriptor the driver builds for the scheduler (v9_mqd's essentials).
-struct Mqd {
-  uint64_t cp_hqd_pq_base = 0;       // ring base address
-  uint32_t cp_hqd_pq_control = 0;    // log2(ring size in dwords) - 1, as the CP encodes it
-  uint64_t cp_hqd_pq_rptr_report_addr = 0;
-  uint64_t cp_hqd_pq_wptr_poll_addr = 0;
-  uint32_t cp_hqd_pq_doorbell_control = 0;  // doorbell index within the process page
-  uint64_t cp_hqd_eop_base_addr = 0;
-  uint64_t cp_hqd_eop_size = 0;
-  uint64_t cp_hqd_ctx_save_base_addr = 0;
-  uint32_t cp_hqd_ctx_save_size = 0;
-  uint32_t cp_hqd_pipe_priority = 0;
-  uint32_t cp_hqd_queue_priority = 0;
-  uint32_t cp_hqd_quantum = 0;             // percentage
-  uint32_t cp_hqd_vmid = 0;
-  std::vector<uint32_t> compute_static_thread_mgmt;  // CU mask
-  bool active = false;
-};
-
 struct UserQueue {
   uint32_t id = 0;
   uint32_t type = 0;  // KFD_IOC_QUEUE_TYPE_*
   uint32_t doorbell_index = 0;
   kfd_ioctl_create_queue_args props{};
+  const MqdManager* manager = nullptr;  // the type's init_mqd / update_mqd and hardware queue
   Mqd mqd;
-  std::unique_ptr<AqlHwQueue> hw;  // COMPUTE_AQL only; SDMA queues are kept for the SDMA engine
-  std::unique_ptr<SdmaHwQueue> sdma;  // SDMA and SDMA_XGMI: the gpu/sdma engine
-  std::unique_ptr<Pm4HwQueue> pm4;    // COMPUTE: a PM4 ring on the gpu/pm4 queue (KFD-Q-9)
+  std::unique_ptr<BoundHwQueue> hw;  // made from the MQD: AQL, PM4 or SDMA hardware queue
+  HwScheduler* scheduler = nullptr;  // the compute or the SDMA scheduler that runs hw
 };
 
 struct EventWaiter;

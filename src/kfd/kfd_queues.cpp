@@ -1,10 +1,10 @@
 // kfd/kfd_queues.cpp - CREATE/DESTROY/UPDATE_QUEUE and SET_CU_MASK.
 //
 // CREATE_QUEUE checks every argument before it changes anything (KFD-Q-1),
-// takes a doorbell of the process's page, builds the MQD and hands the queue
-// to the hardware scheduler (KFD-Q-2). COMPUTE_AQL queues run on the packet
-// processor, COMPUTE (PM4) queues on the PM4 queue, SDMA queues on the SDMA engine.
-#include <hsa/amd_hsa_queue.h>
+// takes a doorbell of the process's page, builds the MQD with the queue type's
+// manager (kfd/mqd.h), makes the hardware queue from it and hands that to the
+// hardware scheduler (KFD-Q-2): COMPUTE_AQL queues run on the packet processor,
+// COMPUTE (PM4) queues on the PM4 queue, SDMA queues on the SDMA engine.
 #include <linux/kfd_ioctl.h>
 
 #include <algorithm>
@@ -13,9 +13,9 @@
 #include <cstddef>
 #include <vector>
 
-#include "kfd/aql_hw_queue.h"
 #include "kfd/device_state.h"
 #include "kfd/kfd_mutant.h"
+#include "kfd/mqd.h"
 #include "kfd/user_copy.h"
 
 namespace rocref::kfd {
@@ -34,20 +34,12 @@ bool access_ok(uint64_t addr, uint64_t size) { return addr <= kTaskSize && size 
 constexpr uint64_t kRingBaseAlign = 256;
 constexpr uint64_t kPointerAlign = 8;
 
-bool queue_active(uint64_t base, uint32_t size, uint32_t percent) { return size > 0 && base != 0 && percent > 0; }
-
-uint32_t pq_control(uint32_t ring_bytes) {
-  return ring_bytes >= 8 ? static_cast<uint32_t>(std::bit_width(ring_bytes / 4)) - 2 : 0;
-}
-
 }  // namespace
 
 void DeviceState::destroy_queue_locked(Process& p, uint32_t id) {
   auto it = p.queues.find(id);
   if (it == p.queues.end()) return;
-  if (it->second.hw) hws.remove(it->second.hw.get());  // never stepped again after this returns
-  if (it->second.sdma) sdma_hws.remove(it->second.sdma.get());
-  if (it->second.pm4) hws.remove(it->second.pm4.get());
+  if (it->second.hw) it->second.scheduler->remove(it->second.hw.get());  // never stepped again after this returns
   p.doorbell_used.reset(it->second.doorbell_index);
   p.queues.erase(it);
 }
@@ -73,9 +65,8 @@ int kfd_ioctl_create_queue(IoctlCall& c) {
   if (args->ctx_save_restore_address && !access_ok(args->ctx_save_restore_address, sizeof(uint32_t)))
     return -EFAULT;
   const uint32_t type = args->queue_type;
-  if (type != KFD_IOC_QUEUE_TYPE_COMPUTE && type != KFD_IOC_QUEUE_TYPE_COMPUTE_AQL &&
-      type != KFD_IOC_QUEUE_TYPE_SDMA && type != KFD_IOC_QUEUE_TYPE_SDMA_XGMI)
-    return -kENOTSUPP;
+  const MqdManager* manager = mqd_manager(type);
+  if (!manager) return -kENOTSUPP;
   if (args->gpu_id != d.gpu_id()) return -EINVAL;
   if (p.drm_fd < 0) return -ESRCH;  // kfd_bind_process_to_device failed
   if (p.queues.size() >= kMaxQueuesPerProcess) return -ENOMEM;
@@ -90,51 +81,18 @@ int kfd_ioctl_create_queue(IoctlCall& c) {
   q.type = type;
   q.doorbell_index = db;
   q.props = *args;
-  const bool active = queue_active(args->ring_base_address, args->ring_size, args->queue_percentage);
-  Mqd& m = q.mqd;
-  m.cp_hqd_pq_base = args->ring_base_address;
-  m.cp_hqd_pq_control = pq_control(args->ring_size);
-  m.cp_hqd_pq_rptr_report_addr = args->read_pointer_address;
-  m.cp_hqd_pq_wptr_poll_addr = args->write_pointer_address;
-  m.cp_hqd_pq_doorbell_control = db;
-  m.cp_hqd_eop_base_addr = args->eop_buffer_address;
-  m.cp_hqd_eop_size = args->eop_buffer_size;
-  m.cp_hqd_ctx_save_base_addr = args->ctx_save_restore_address;
-  m.cp_hqd_ctx_save_size = args->ctx_save_restore_size;
-  m.cp_hqd_queue_priority = args->queue_priority;
-  m.cp_hqd_pipe_priority = args->queue_priority > 11 ? 2 : args->queue_priority > 3 ? 1 : 0;
-  m.cp_hqd_quantum = args->queue_percentage;
-  m.cp_hqd_vmid = p.vmid;
-  m.active = active;
-  if (type == KFD_IOC_QUEUE_TYPE_COMPUTE_AQL) {
-    // KFD-Q-3: ROCR's amd_queue_t ends at its write_dispatch_id, which is the write pointer.
-    const uint64_t amd_queue_va = args->write_pointer_address - offsetof(amd_queue_t, write_dispatch_id);
-    q.hw = std::make_unique<AqlHwQueue>(p.pasid, p.vm.get(), &d.ih, amd_queue_va, args->ring_base_address,
-                                        args->ring_size, args->read_pointer_address, args->queue_priority, active);
-  }
-  if (type == KFD_IOC_QUEUE_TYPE_SDMA || type == KFD_IOC_QUEUE_TYPE_SDMA_XGMI) {
-    // SDMA-RING-2: the doorbell slot carries the ring's byte write pointer.
-    SdmaQueueAddresses where{args->ring_base_address, args->ring_size, args->read_pointer_address,
-                             args->write_pointer_address,
-                             reinterpret_cast<const uint64_t*>(p.doorbells->at(uint64_t{db} * sizeof(uint64_t)))};
-    q.sdma = std::make_unique<SdmaHwQueue>(p.pasid, p.vm.get(), &d.ih, where, args->queue_priority, active);
-  }
-  if (type == KFD_IOC_QUEUE_TYPE_COMPUTE) {
-    // KFD-Q-9: a PM4 ring on the compute slots; its doorbell carries the write pointer in dwords.
-    q.pm4 = std::make_unique<Pm4HwQueue>(p.pasid, p.vm.get(), &d.ih, args->ring_base_address, args->ring_size,
-                                         args->read_pointer_address,
-                                         reinterpret_cast<const uint64_t*>(p.doorbells->at(uint64_t{db} * sizeof(uint64_t))),
-                                         args->queue_priority, active);
-  }
+  q.manager = manager;
+  manager->init(q.mqd, *args, db, p.vmid);
+  const QueueContext ctx{p.pasid, p.vm.get(), &d.ih,
+                         reinterpret_cast<const uint64_t*>(p.doorbells->at(uint64_t{db} * sizeof(uint64_t)))};
+  q.hw = manager->make(ctx, q.mqd);
+  q.scheduler = manager->sdma ? &d.sdma_hws : &d.hws;
   p.doorbell_used.set(db);
-  AqlHwQueue* hw = q.hw.get();
-  SdmaHwQueue* sdma = q.sdma.get();
-  Pm4HwQueue* pm4 = q.pm4.get();
+  BoundHwQueue* hw = q.hw.get();
+  HwScheduler* scheduler = q.scheduler;
   p.queues.emplace(qid, std::move(q));
-  if (hw) d.hws.add(hw);
-  if (pm4) d.hws.add(pm4);
-  if (sdma) d.sdma_hws.add(sdma);
-  if (hw || sdma || pm4) d.engines.channel().notify();
+  scheduler->add(hw);
+  d.engines.channel().notify();
   args->queue_id = qid;
   // SOC15: the offset carries the doorbell's byte offset inside the process's 8 KiB page.
   args->doorbell_offset = kMmapTypeDoorbell | mmap_gpu_id(d.gpu_id()) | (uint64_t{db} * sizeof(uint64_t));
@@ -162,26 +120,11 @@ int kfd_ioctl_update_queue(IoctlCall& c) {
   q.props.ring_size = args->ring_size;
   q.props.queue_percentage = args->queue_percentage;
   q.props.queue_priority = args->queue_priority;
-  q.mqd.cp_hqd_pq_base = args->ring_base_address;
-  q.mqd.cp_hqd_pq_control = pq_control(args->ring_size);
-  q.mqd.cp_hqd_quantum = args->queue_percentage;
-  q.mqd.cp_hqd_queue_priority = args->queue_priority;
-  q.mqd.active = queue_active(args->ring_base_address, args->ring_size, args->queue_percentage);
-  if (q.sdma) {
-    q.sdma->set_priority(args->queue_priority);
-    q.sdma->set_active(q.mqd.active);
-  }
-  if (q.hw) {
-    q.hw->set_priority(args->queue_priority);
-    q.hw->set_active(q.mqd.active);
-    c.dev.engines.channel().notify();
-  }
-  if (q.pm4) {  // KFD-Q-9: the new ring, and disabled by a null ring, size 0 or percentage 0
-    if (q.mqd.active) q.pm4->set_ring(args->ring_base_address, args->ring_size);
-    q.pm4->set_priority(args->queue_priority);
-    if (!kfd_mutant_active(KfdMutant::Pm4DisableIgnored)) q.pm4->set_active(q.mqd.active);
-    c.dev.engines.channel().notify();
-  }
+  // KFD-Q-4: the MQD again, pipe priority included, then the hardware queue takes it (KFD-Q-9:
+  // a PM4 queue its new ring too, and disabled by a null ring, size 0 or percentage 0).
+  q.manager->update(q.mqd, *args);
+  q.hw->apply(q.mqd);
+  c.dev.engines.channel().notify();
   return 0;
 }
 

@@ -15,35 +15,26 @@
 #include <mutex>
 
 #include "gpu/pm4/pm4_queue.h"
-#include "gpu/vm/gpu_vm.h"
-#include "kfd/hw_scheduler.h"
-#include "kfd/interrupt_ring.h"
+#include "kfd/bound_hw_queue.h"
+#include "kfd/mqd.h"
 
 namespace rocref::kfd {
 
-class Pm4HwQueue final : public HwQueue {
+class Pm4HwQueue final : public BoundHwQueue {
  public:
-  Pm4HwQueue(uint32_t pasid, gpu::vm::GpuVm* vm, InterruptRing* ih, uint64_t ring_va, uint64_t ring_bytes,
-             uint64_t rptr_va, const uint64_t* doorbell, uint32_t priority, bool active);
+  // The ring and read pointer are the MQD's; the doorbell slot carries the write pointer in dwords.
+  Pm4HwQueue(const QueueContext& ctx, const Mqd& m);
 
-  uint32_t priority() const noexcept override { return priority_.load(std::memory_order_relaxed); }
   bool runnable() noexcept override;
   bool step() noexcept override;
 
-  void set_priority(uint32_t p) noexcept { priority_.store(p, std::memory_order_relaxed); }
-  void set_active(bool a) noexcept { active_.store(a, std::memory_order_relaxed); }
-  void set_ring(uint64_t ring_va, uint64_t ring_bytes) noexcept;  // UPDATE_QUEUE
-  bool in_error() const noexcept { return error_.load(std::memory_order_acquire); }
+  // KFD-Q-9: UPDATE_QUEUE's ring too, and disabled by a null ring, size 0 or percentage 0.
+  void apply(const Mqd& m) noexcept override;
+  void set_ring(uint64_t ring_va, uint64_t ring_bytes) noexcept;
 
  private:
-  const uint32_t pasid_;
-  gpu::vm::GpuVm* const vm_;
-  InterruptRing* const ih_;
   const uint64_t rptr_va_;
   const uint64_t* const doorbell_;
-  std::atomic<uint32_t> priority_;
-  std::atomic<bool> active_;
-  std::atomic<bool> error_{false};
   std::mutex ring_mu_;  // the ring UPDATE_QUEUE set, taken by the next step
   uint64_t ring_va_, ring_bytes_;
   bool ring_changed_ = false;

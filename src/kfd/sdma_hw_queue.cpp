@@ -3,38 +3,34 @@
 
 namespace rocref::kfd {
 
-SdmaHwQueue::SdmaHwQueue(uint32_t pasid, gpu::vm::GpuVm* vm, InterruptRing* ih, SdmaQueueAddresses where,
-                         uint32_t priority, bool active)
-    : pasid_(pasid), vm_(vm), ih_(ih), where_(where), priority_(priority), active_(active) {}
+SdmaHwQueue::SdmaHwQueue(const QueueContext& ctx, const Mqd& m)
+    : BoundHwQueue(ctx, m),
+      ring_base_(m.cp_hqd_pq_base),
+      ring_size_(m.ring_bytes),
+      read_pointer_(m.cp_hqd_pq_rptr_report_addr),
+      write_pointer_(m.cp_hqd_pq_wptr_poll_addr),
+      doorbell_(ctx.doorbell) {}
 
 bool SdmaHwQueue::runnable() noexcept {
-  if (!active_.load(std::memory_order_relaxed) || error_.load(std::memory_order_acquire)) return false;
+  if (!running()) return false;
   return !engine_ || engine_->has_work();
 }
 
 bool SdmaHwQueue::step() noexcept {
-  if (!active_.load(std::memory_order_relaxed) || error_.load(std::memory_order_acquire)) return false;
+  if (!running()) return false;
   if (!engine_) {
     gpu::sdma::SdmaBinding b;
-    b.ring_base = where_.ring_base;
-    b.ring_size = where_.ring_size;
-    b.rptr_va = where_.read_pointer;
-    b.wptr_va = where_.write_pointer;
-    b.doorbell = where_.doorbell;
+    b.ring_base = ring_base_;
+    b.ring_size = ring_size_;
+    b.rptr_va = read_pointer_;
+    b.wptr_va = write_pointer_;
+    b.doorbell = doorbell_;
     b.memory = vm_;
     InterruptRing* ih = ih_;
     const uint32_t pasid = pasid_;
     // SDMA-TRAP-1: the trap's context is the event id of ROCR's completion signal.
-    b.on_trap = [ih, pasid](uint32_t int_ctx) {
-      IhEntry e;
-      e.kind = IhEntry::Kind::Signal;
-      e.pasid = pasid;
-      e.event_id = int_ctx;
-      ih->push(e);
-    };
-    b.on_error = [this](gpu::sdma::SdmaError, uint64_t, const std::string&) {
-      error_.store(true, std::memory_order_release);
-    };
+    b.on_trap = [ih, pasid](uint32_t int_ctx) { push_signal(ih, pasid, int_ctx); };
+    b.on_error = [this](gpu::sdma::SdmaError, uint64_t, const std::string&) { stop(); };
     engine_ = std::make_unique<gpu::sdma::SdmaEngine>(std::move(b));
     return true;
   }

@@ -12,41 +12,26 @@
 #include <memory>
 
 #include "gpu/sdma/sdma_engine.h"
-#include "gpu/vm/gpu_vm.h"
-#include "kfd/hw_scheduler.h"
-#include "kfd/interrupt_ring.h"
+#include "kfd/bound_hw_queue.h"
+#include "kfd/mqd.h"
 
 namespace rocref::kfd {
 
-struct SdmaQueueAddresses {
-  uint64_t ring_base = 0;
-  uint64_t ring_size = 0;
-  uint64_t read_pointer = 0;
-  uint64_t write_pointer = 0;
-  const uint64_t* doorbell = nullptr;  // host address of the queue's slot in the doorbell page
-};
-
-class SdmaHwQueue final : public HwQueue {
+class SdmaHwQueue final : public BoundHwQueue {
  public:
-  SdmaHwQueue(uint32_t pasid, gpu::vm::GpuVm* vm, InterruptRing* ih, SdmaQueueAddresses where, uint32_t priority,
-              bool active);
+  // The ring, read and write pointers are the MQD's; SDMA-RING-2: the doorbell slot carries the
+  // ring's byte write pointer.
+  SdmaHwQueue(const QueueContext& ctx, const Mqd& m);
 
-  uint32_t priority() const noexcept override { return priority_.load(std::memory_order_relaxed); }
   bool runnable() noexcept override;
   bool step() noexcept override;
 
-  void set_priority(uint32_t p) noexcept { priority_.store(p, std::memory_order_relaxed); }
-  void set_active(bool a) noexcept { active_.store(a, std::memory_order_relaxed); }
-  bool in_error() const noexcept { return error_.load(std::memory_order_acquire); }
-
  private:
-  const uint32_t pasid_;
-  gpu::vm::GpuVm* const vm_;
-  InterruptRing* const ih_;
-  const SdmaQueueAddresses where_;
-  std::atomic<uint32_t> priority_;
-  std::atomic<bool> active_;
-  std::atomic<bool> error_{false};
+  const uint64_t ring_base_;
+  const uint64_t ring_size_;
+  const uint64_t read_pointer_;
+  const uint64_t write_pointer_;
+  const uint64_t* const doorbell_;
   std::unique_ptr<gpu::sdma::SdmaEngine> engine_;  // bound on the first step, as the CP maps a queue
 };
 

@@ -2,18 +2,16 @@
 #include "gpu/sdma/sdma_mutant.h"
 
 #ifdef ROCREF_SDMA_MUTANTS
-#include <atomic>
+#include "common/mutant_switch.h"
 
 namespace rocref::gpu::sdma {
 namespace {
-std::atomic<bool> g_on[static_cast<unsigned>(SdmaMutant::kCount)];
-}
-bool sdma_mutant_active(SdmaMutant m) noexcept { return g_on[static_cast<unsigned>(m)].load(std::memory_order_relaxed); }
-void set_sdma_mutant(SdmaMutant m, bool on) noexcept { g_on[static_cast<unsigned>(m)].store(on); }
-namespace {
+MutantSwitchboard<SdmaMutant> g_switches;
 void (*g_hook)(void*) = nullptr;
 void* g_hook_ctx = nullptr;
 }  // namespace
+bool sdma_mutant_active(SdmaMutant m) noexcept { return g_switches.active(m); }
+void set_sdma_mutant(SdmaMutant m, bool on) noexcept { g_switches.set(m, on); }
 void set_sdma_header_read_hook(void (*hook)(void* ctx), void* ctx) noexcept {
   g_hook = hook;
   g_hook_ctx = ctx;

@@ -2,19 +2,13 @@
 #include "gpu/vm/vm_mutant.h"
 
 #ifdef ROCREF_GPUVM_MUTANTS
-#include <atomic>
+#include "common/mutant_switch.h"
 
 namespace rocref::gpu::vm {
 namespace {
-std::atomic<uint32_t> g_active{0};
+MutantSwitchboard<VmMutant> g_switches;
 }
-bool vm_mutant_active(VmMutant m) noexcept {
-  return (g_active.load(std::memory_order_relaxed) >> static_cast<uint32_t>(m)) & 1u;
-}
-void set_vm_mutant(VmMutant m, bool on) noexcept {
-  const uint32_t bit = 1u << static_cast<uint32_t>(m);
-  if (on) g_active.fetch_or(bit, std::memory_order_relaxed);
-  else g_active.fetch_and(~bit, std::memory_order_relaxed);
-}
+bool vm_mutant_active(VmMutant m) noexcept { return g_switches.active(m); }
+void set_vm_mutant(VmMutant m, bool on) noexcept { g_switches.set(m, on); }
 }  // namespace rocref::gpu::vm
 #endif

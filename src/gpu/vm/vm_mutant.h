@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "common/mutant_switch.h"
+
 namespace rocref::gpu::vm {
 
 enum class VmMutant : uint32_t {
@@ -23,16 +25,7 @@ enum class VmMutant : uint32_t {
 #ifdef ROCREF_GPUVM_MUTANTS
 bool vm_mutant_active(VmMutant m) noexcept;
 void set_vm_mutant(VmMutant m, bool on) noexcept;
-class ScopedVmMutant {
- public:
-  explicit ScopedVmMutant(VmMutant m) : m_(m) { set_vm_mutant(m_, true); }
-  ~ScopedVmMutant() { set_vm_mutant(m_, false); }
-  ScopedVmMutant(const ScopedVmMutant&) = delete;
-  ScopedVmMutant& operator=(const ScopedVmMutant&) = delete;
-
- private:
-  VmMutant m_;
-};
+using ScopedVmMutant = ScopedMutantSwitch<VmMutant, set_vm_mutant>;
 #else
 constexpr bool vm_mutant_active(VmMutant) noexcept { return false; }
 #endif
