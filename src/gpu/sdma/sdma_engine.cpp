@@ -81,6 +81,12 @@ void SdmaEngine::raise_due_traps(bool all) {
   }
 }
 
+uint64_t SdmaEngine::load_wptr() const {
+  if (b_.doorbell != nullptr) return __atomic_load_n(b_.doorbell, __ATOMIC_ACQUIRE);
+  auto* w = b_.memory->as<uint64_t>(b_.wptr_va, Access::Read);
+  return w ? __atomic_load_n(w, __ATOMIC_ACQUIRE) : rptr_;
+}
+
 bool SdmaEngine::has_work() const {
   if (!late_traps_.empty()) return true;
   return !in_error() && load_wptr() != rptr_;
