@@ -3,6 +3,7 @@
 
 #include <hsa/hsa_ext_amd.h>
 
+#include <functional>
 #include <mutex>
 #include <new>
 #include <string>
@@ -21,13 +22,22 @@ struct KernelObjectImage {
 };
 
 std::mutex g_mutex;
-std::unordered_map<uint64_t, uint64_t> g_objects;
+struct Key {
+  uint64_t kernel_id;
+  uint32_t kernarg_size;
+  bool operator==(const Key&) const = default;
+};
+struct KeyHash {
+  size_t operator()(const Key& k) const noexcept { return std::hash<uint64_t>()(k.kernel_id * 31 + k.kernarg_size); }
+};
+std::unordered_map<Key, uint64_t, KeyHash> g_objects;
 
 }  // namespace
 
-uint64_t kernel_object_for(uint64_t kernel_id) {
+uint64_t kernel_object_for(uint64_t kernel_id, uint32_t kernarg_size) {
   std::lock_guard lock(g_mutex);
-  if (auto it = g_objects.find(kernel_id); it != g_objects.end()) return it->second;
+  const Key key{kernel_id, kernarg_size};
+  if (auto it = g_objects.find(key); it != g_objects.end()) return it->second;
   Device* device = Device::get();
   if (device == nullptr) return 0;
   // Once per kernel, on its first launch (the code-object loader's job on hardware).
@@ -40,9 +50,10 @@ uint64_t kernel_object_for(uint64_t kernel_id) {
   hsa_amd_agents_allow_access(1, agents, nullptr, memory);
   auto* image = new (memory) KernelObjectImage{};
   image->descriptor.kernel_code_entry_byte_offset = offsetof(KernelObjectImage, code);
+  image->descriptor.kernarg_size = kernarg_size;
   image->code.id = kernel_id;
   const auto address = reinterpret_cast<uint64_t>(image);
-  g_objects.emplace(kernel_id, address);
+  g_objects.emplace(key, address);
   return address;
 }
 

@@ -22,15 +22,30 @@ namespace {
 
 constexpr uint32_t kQueueSize = 1024;
 
-// ROCclr's dispatch header: barrier bit (in-order stream), system-scope fences.
+// ROCclr's dispatch header: barrier bit (in-order stream), system-scope fences: the
+// acquire makes the host's kernarg writes visible to the dispatch (AQL-FEN-6), the
+// release makes its writes visible to the host that waits on its signal (AQL-FEN-3).
 uint16_t header_for(hsa_packet_type_t type) {
   const uint32_t barrier = clr_mutant_active(ClrMutant::NoBarrierBit) ? 0u : 1u;
+  const uint32_t acquire =
+      clr_mutant_active(ClrMutant::AgentAcquireScope) ? HSA_FENCE_SCOPE_AGENT : HSA_FENCE_SCOPE_SYSTEM;
   const uint32_t release =
       clr_mutant_active(ClrMutant::AgentReleaseScope) ? HSA_FENCE_SCOPE_AGENT : HSA_FENCE_SCOPE_SYSTEM;
   return static_cast<uint16_t>((type << HSA_PACKET_HEADER_TYPE) | (barrier << HSA_PACKET_HEADER_BARRIER) |
-                               (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
+                               (acquire << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
                                (release << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
 }
+
+// The command layer's value domain for the protocol's step functions: concrete, and its
+// planted doorbell bug (clr_mutant.h) asked through the protocol's own mutant point, so
+// the bug takes the same branch of aql::producer_program as the protocol's mutant does.
+// Without ROCREF_CLR_MUTANTS this is ConcreteDomain.
+struct ClrDomain : aql::ConcreteDomain {
+  static bool mutant(Mutant m) noexcept {
+    if (m == Mutant::DoorbellBeforeHeader && clr_mutant_active(ClrMutant::DoorbellBeforeHeader)) return true;
+    return aql::ConcreteDomain::mutant(m);
+  }
+};
 
 }  // namespace
 
@@ -69,45 +84,70 @@ hsa_status_t VirtualGpu::submit(const void* packet, const char* what, Pending pe
     give_back(pending);  // never submitted: nothing reads its slice or signal
     return e;
   }
-  const uint64_t id = hsa_queue_add_write_index_screlease(queue_, 1);
-  // AQL-IDX-2: the slot is free once id - read_index < size: the proved full check
-  // of common/aql_protocol.h (AQL-SRC-1).
-  auto full = [&] {
-    const uint64_t read = hsa_queue_load_read_index_scacquire(queue_);
-    const uint64_t slots = clr_mutant_active(ClrMutant::FullRingOffByOne) ? queue_->size + 1ull : queue_->size;
-    return !aql::room_for(aql::ConcreteDomain{}, read, id, slots);
-  };
-  while (full()) {
-    if (hsa_status_t e = error(); e != HSA_STATUS_SUCCESS) {
-      give_back(pending);
-      return e;
+  // The producer's steps as ROCclr takes them through hsa.h, composed by the protocol's
+  // own producer program (common/aql_protocol.h, AQL-SRC-2): reserve, wait for room,
+  // body, header, doorbell, in the order (and with the full check, doorbell value and
+  // header store order) that QueueRing, CachedProducer and the proofs share.
+  struct Ops {
+    VirtualGpu& gpu;
+    const void* packet;
+    const char* what;
+    Pending pending;
+    hsa_queue_t* queue;
+    uint64_t id = 0;
+    uint8_t* slot = nullptr;
+    hsa_status_t status = HSA_STATUS_SUCCESS;  // a queue error while waiting ends the program
+    void reserve() { id = hsa_queue_add_write_index_screlease(queue, 1); }
+    // AQL-IDX-2: the slot is free once id - read_index < size (aql::room_for).
+    void wait_for_room() {
+      const uint64_t slots = clr_mutant_active(ClrMutant::FullRingOffByOne) ? queue->size + 1ull : queue->size;
+      while (!aql::room_for(ClrDomain{}, hsa_queue_load_read_index_scacquire(queue), id, slots)) {
+        if (hsa_status_t e = gpu.error(); e != HSA_STATUS_SUCCESS) {
+          status = e;
+          return;
+        }
+        sched_yield();
+      }
+      slot = static_cast<uint8_t*>(queue->base_address) + (id % queue->size) * 64;
     }
-    sched_yield();
+    uint32_t count() const { return status == HSA_STATUS_SUCCESS ? 1 : 0; }
+    // AQL-PUB-2: bytes 4..63 before the header.
+    void write_body(uint32_t) {
+      std::memcpy(slot + 4, static_cast<const uint8_t*>(packet) + 4, 60);
+      {
+        std::lock_guard lock(gpu.mutex_);
+        gpu.pending_.push_back(pending);
+      }
+      ROCREF_TRACE_EVENT(trace::Layer::Clr, "AQL packet written", std::string(what) + " id=" + std::to_string(id));
+    }
+    // AQL-PUB-1: header and setup in one 32-bit store, release (aql::header_store_order).
+    void publish(uint32_t) {
+      uint32_t header_setup;
+      std::memcpy(&header_setup, packet, sizeof header_setup);
+      tsan::release(slot);  // the GPU model reads the slot through another mapping (common/tsan_sync.h)
+      std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(slot)).store(header_setup,
+                                                                            aql::header_store_order(ClrDomain{}));
+      ROCREF_TRACE_EVENT(trace::Layer::Clr, "header release-stored", "id=" + std::to_string(id));
+    }
+    // AQL-DB-1, AQL-DB-3: the doorbell names the newest published packet (aql::doorbell_value).
+    void ring_doorbell() {
+      if (status != HSA_STATUS_SUCCESS) return;
+      const uint64_t value = aql::doorbell_value(ClrDomain{}, id, uint64_t{queue->size});
+      hsa_signal_store_screlease(queue->doorbell_signal, static_cast<hsa_signal_value_t>(value));
+      ROCREF_TRACE_EVENT(trace::Layer::Clr, "doorbell rung", "value=" + std::to_string(value));
+    }
+  } ops{*this, packet, what, pending, queue_};
+  aql::producer_program(ClrDomain{}, ops);
+  if (ops.status != HSA_STATUS_SUCCESS) {
+    give_back(pending);
+    return ops.status;
   }
-  auto* slot = static_cast<uint8_t*>(queue_->base_address) + (id % queue_->size) * 64;
-  std::memcpy(slot + 4, static_cast<const uint8_t*>(packet) + 4, 60);
-  uint32_t header_setup;
-  std::memcpy(&header_setup, packet, sizeof header_setup);
-  {
-    std::lock_guard lock(mutex_);
-    pending_.push_back(pending);
-  }
-  ROCREF_TRACE_EVENT(trace::Layer::Clr, "AQL packet written", std::string(what) + " id=" + std::to_string(id));
-  const bool bell_first = clr_mutant_active(ClrMutant::DoorbellBeforeHeader);
-  if (bell_first) hsa_signal_store_screlease(queue_->doorbell_signal, static_cast<hsa_signal_value_t>(id));
-  tsan::release(slot);  // the GPU model reads the slot through another mapping (common/tsan_sync.h)
-  std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(slot))
-      .store(header_setup, aql::header_store_order(aql::ConcreteDomain{}));  // AQL-PUB-1
-  ROCREF_TRACE_EVENT(trace::Layer::Clr, "header release-stored", "id=" + std::to_string(id));
-  // AQL-DB-1: the doorbell after the header, so the packet it names is published.
-  if (!bell_first) hsa_signal_store_screlease(queue_->doorbell_signal, static_cast<hsa_signal_value_t>(id));
-  ROCREF_TRACE_EVENT(trace::Layer::Clr, "doorbell rung", "value=" + std::to_string(id));
   return HSA_STATUS_SUCCESS;
 }
 
 hsa_status_t VirtualGpu::launch(const KernelDispatch& d) {
   ROCREF_TRACE_SPAN(trace::Layer::Clr, "KernelCommand", std::string(d.name));
-  const uint64_t kernel_object = kernel_object_for(d.kernel_id);
+  const uint64_t kernel_object = kernel_object_for(d.kernel_id, static_cast<uint32_t>(d.args_size));
   if (kernel_object == 0) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   Pending pending;
   void* kernarg = nullptr;

@@ -154,9 +154,11 @@ class QueueRing {
   }
 
   // The whole producer path, in aql::producer_program's order: reserve, wait
-  // for room, body, header, doorbell.
+  // for room, body, header, doorbell. `d`: the domain whose mutant points the
+  // program asks (a layer's own planted bugs, e.g. the HSA runtime's blit).
+  template <typename D = ConcreteDomain>
   uint64_t submit(const void* packet, Reservation how = Reservation::FetchAdd,
-                  DoorbellStore bell = DoorbellStore::Plain) noexcept {
+                  DoorbellStore bell = DoorbellStore::Plain, const D& d = D{}) noexcept {
     struct Ops {
       QueueRing& ring;
       const void* packet;
@@ -185,7 +187,7 @@ class QueueRing {
       }
       ROCREF_PROTOCOL_INLINE void ring_doorbell() noexcept { ring.ring_doorbell(id, bell); }
     } ops{*this, packet, how, bell};
-    producer_program(ConcreteDomain{}, ops);
+    producer_program(d, ops);
     return ops.id;
   }
 

@@ -20,6 +20,7 @@ std::string_view mutant_name(Mutant m) noexcept {
     case Mutant::BarrierValueIgnoresCondition: return "barrier-value-ignores-condition";
     case Mutant::MisalignedSignalUsed: return "misaligned-signal-used";
     case Mutant::ReadIndexTranslatedOnce: return "read-index-translated-once";
+    case Mutant::CompletionBeforeWork: return "completion-before-work";
     case Mutant::kCount: break;
   }
   return "unknown";

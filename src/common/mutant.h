@@ -29,6 +29,7 @@ enum class Mutant : uint32_t {
   BarrierValueIgnoresCondition,  // AQL-BAR-4: BARRIER_VALUE completes before its condition holds
   MisalignedSignalUsed,        // AQL-SIG-6: a misaligned signal handle used with its low bits dropped
   ReadIndexTranslatedOnce,     // AQL-MEM-1: the read index translated once and the pointer kept
+  CompletionBeforeWork,        // AQL-FEN-1: a dispatch's completion signal decremented before its grid runs
   kCount
 };
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <unordered_map>
 
 #include "common/engine_wake.h"
 #include "common/trace.h"
@@ -31,7 +32,13 @@ struct State {
   std::atomic<uint64_t> violations{0};
   std::mutex choices_mu;
   std::deque<std::string> recent;  // the last kRecentChoices choices, for reports
+  // AQL-FEN-6: the agent's copies of kernarg segments its launches read (its L2), by address.
+  std::mutex kernarg_mu;
+  std::unordered_map<uint64_t, std::vector<uint8_t>> kernarg_copies;
 };
+
+// Bounds the copies kept: forgetting one only takes a freedom less (never unsound).
+constexpr size_t kMaxKernargCopies = 4096;
 
 constexpr size_t kRecentChoices = 24;
 
@@ -61,6 +68,10 @@ void switch_on(uint64_t seed) noexcept {
   State& s = state();
   s.seed.store(seed, std::memory_order_relaxed);
   s.streams.store(0, std::memory_order_relaxed);  // queues made from now on replay the same streams
+  {
+    std::lock_guard lock(s.kernarg_mu);
+    s.kernarg_copies.clear();  // a replay starts with a cold cache
+  }
   s.on.store(true, std::memory_order_release);
   set_doorbell_observer(&observe_doorbell);
   std::fprintf(stderr, "rocref gpu: adversarial mode, seed %llu (replay: ROCREF_GPU_SEED=%llu)\n",
@@ -94,6 +105,27 @@ bool enabled() noexcept { return state().on.load(std::memory_order_relaxed); }
 uint64_t seed() noexcept { return state().seed.load(std::memory_order_relaxed); }
 void enable(uint64_t seed) noexcept { switch_on(seed); }
 void disable() noexcept { state().on.store(false, std::memory_order_release); }
+
+void acquire_system() noexcept {
+  State& s = state();
+  std::lock_guard lock(s.kernarg_mu);
+  s.kernarg_copies.clear();
+}
+
+bool kernarg_view(uint64_t va, const uint8_t* fresh, size_t n, bool narrow_acquire, Chooser& chooser,
+                  std::vector<uint8_t>* stale) {
+  State& s = state();
+  std::lock_guard lock(s.kernarg_mu);
+  auto it = s.kernarg_copies.find(va);
+  if (narrow_acquire && it != s.kernarg_copies.end() && it->second.size() == n &&
+      std::memcmp(it->second.data(), fresh, n) != 0 && chooser.below(4, "stale kernarg copy") != 0) {
+    *stale = it->second;  // the cache keeps its copy: later narrow launches may read it too
+    return true;
+  }
+  if (it == s.kernarg_copies.end() && s.kernarg_copies.size() >= kMaxKernargCopies) s.kernarg_copies.clear();
+  s.kernarg_copies[va].assign(fresh, fresh + n);
+  return false;
+}
 
 std::string seed_note() {
   if (!enabled()) return "";

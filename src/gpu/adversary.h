@@ -73,6 +73,17 @@ struct QueueHooks {
   std::function<std::string()> stuck;     // non-empty: published, rung, launchable, not launched
 };
 uint64_t register_queue(QueueHooks hooks);
+
+// AQL-FEN-6: kernarg segments as the agent's cache holds them. The host writes a kernarg
+// segment and publishes the packet with a system-scope release; only a system-scope
+// acquire at launch is guaranteed to see those writes. acquire_system(): a launch acquired
+// at system scope; every copy is invalidated. kernarg_view(): a kernel launch reads the
+// n bytes at `va` (`fresh`, memory now); with a narrower acquire it may be served, in
+// *stale, the copy an earlier launch read at the same address when it differs (a seeded
+// choice; true then). Otherwise the fresh bytes become the cached copy.
+void acquire_system() noexcept;
+bool kernarg_view(uint64_t va, const uint8_t* fresh, size_t n, bool narrow_acquire, Chooser& chooser,
+                  std::vector<uint8_t>* stale);
 void unregister_queue(uint64_t id);
 void flush_all();          // AQL-FEN-4: a launch or system-scope release on the agent
 bool any_in_flight();

@@ -51,7 +51,7 @@ std::optional<PacketFault> resolve_kernel(const hsa_kernel_dispatch_packet_t& pa
     kernarg = memory.translate(va, d.kernarg_size == 0 ? 1 : d.kernarg_size, Access::Read);
     if (kernarg == nullptr) return fault("kernarg segment at " + hex(va) + " is not mapped", va);
   }
-  *out = ResolvedKernel{kernel, d.group_segment_fixed_size, kernarg};
+  *out = ResolvedKernel{kernel, d.group_segment_fixed_size, kernarg, d.kernarg_size};
   return std::nullopt;
 }
 

@@ -26,6 +26,7 @@ struct ResolvedKernel {
   const kernel_abi::RegisteredKernel* kernel = nullptr;
   uint32_t group_fixed_bytes = 0;  // descriptor's group_segment_fixed_size
   const void* kernarg = nullptr;   // host pointer of kernarg_address (nullptr when 0)
+  uint32_t kernarg_bytes = 0;      // descriptor's kernarg_size (0: not declared)
 };
 
 // AQL-ERR-1: an untranslatable descriptor, code record or kernarg segment is

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/aql_packet.h"
 #include "common/aql_protocol.h"
@@ -109,6 +110,9 @@ struct PacketProcessor::Impl {
     alignas(64) uint8_t bytes[aql::kPacketBytes] = {};
     hsa_kernel_dispatch_packet_t dispatch{};  // Kind::Kernel: the packet the work-items see
     ResolvedKernel kernel;
+    // AQL-FEN-6 (adversarial mode): the kernarg bytes the kernel reads instead of memory
+    // (an older copy); shared, as copies of this record (deferred) point into it.
+    std::shared_ptr<std::vector<uint8_t>> kernarg_view;
   };
 
   QueueBinding binding;
@@ -303,7 +307,10 @@ struct PacketProcessor::Impl {
     std::memcpy(f.bytes, &word, sizeof word);
     std::memcpy(f.bytes + sizeof word, slot + sizeof word, aql::kPacketBytes - sizeof word);
     if (auto fault = classify(f)) return fail(std::move(*fault), read);
-    if (adv) adversary::flush_all();  // AQL-FEN-4: the agent's earlier writes are visible to its next launch
+    if (adv) {
+      adversary::flush_all();  // AQL-FEN-4: the agent's earlier writes are visible to its next launch
+      acquire_kernarg(f);      // AQL-FEN-6: what the kernel reads of its kernarg segment
+    }
     // AQL-FEN-1: launch ends with an acquire fence at the packet's acquire scope.
     if (aql::header_acquire_scope(header) != HSA_FENCE_SCOPE_NONE) fence(std::memory_order_acquire);
     f.launch_ticks = gpu_clock_ticks();
@@ -472,7 +479,11 @@ struct PacketProcessor::Impl {
     const uint64_t id = f.id;
     std::optional<PacketFault> fault;
     std::optional<bool> done;
-    if (adv && defers_writes(f)) {
+    std::optional<InFlight> after_signal;  // mutant CompletionBeforeWork: the grid, run after the decrement
+    if (mutant_active(Mutant::CompletionBeforeWork) && f.kind == Kind::Kernel) {
+      after_signal = f;
+      done = true;
+    } else if (adv && defers_writes(f)) {
       // AQL-FEN-4: released below system scope, so the host may see the signal before the writes.
       ROCREF_TRACE_EVENT(trace::Layer::Gpu, "adversary: writes deferred", "id=" + std::to_string(id));
       deferred.push_back(f);
@@ -521,6 +532,10 @@ struct PacketProcessor::Impl {
                        "AQL-SIG-3: event mailbox of signal " + hex(completion) + " is not mapped", completion},
            id);
     }
+    if (after_signal) {
+      ready(*after_signal, &fault);
+      if (fault) fail(std::move(*fault), id);
+    }
     return ProcessorStep{ProcessorAction::Complete, id};
   }
 
@@ -529,6 +544,26 @@ struct PacketProcessor::Impl {
   static bool defers_writes(const InFlight& f) {
     return (f.kind == Kind::Kernel || f.kind == Kind::ForeignKernel) &&
            aql::header_release_scope(f.header) != HSA_FENCE_SCOPE_SYSTEM;
+  }
+
+  // AQL-FEN-6: a system-scope acquire invalidates the agent's copies of kernarg segments;
+  // a rocref kernel launched with a narrower one may read an earlier launch's copy of its
+  // segment (adversary::kernarg_view). Only segments whose size the descriptor declares:
+  // the model reads no byte the kernel does not own (a neighbour may be written meanwhile).
+  void acquire_kernarg(InFlight& f) {
+    const bool narrow = aql::header_acquire_scope(f.header) != HSA_FENCE_SCOPE_SYSTEM;
+    if (!narrow) adversary::acquire_system();
+    if (f.kind != Kind::Kernel || f.kernel.kernarg == nullptr || f.kernel.kernarg_bytes == 0) return;
+    const auto va = reinterpret_cast<uint64_t>(f.dispatch.kernarg_address);
+    std::vector<uint8_t> stale;
+    if (!adversary::kernarg_view(va, static_cast<const uint8_t*>(f.kernel.kernarg), f.kernel.kernarg_bytes, narrow,
+                                 adv->chooser(), &stale)) {
+      return;
+    }
+    ROCREF_TRACE_EVENT(trace::Layer::Gpu, "adversary: kernarg read from an older copy",
+                       "id=" + std::to_string(f.id) + " kernarg=" + hex(va));
+    f.kernarg_view = std::make_shared<std::vector<uint8_t>>(std::move(stale));
+    f.kernel.kernarg = f.kernarg_view->data();
   }
 
   // Runs the bodies of completed dispatches whose writes were deferred, oldest first.

@@ -73,6 +73,17 @@ MemoryRegion* system_region() {
   return nullptr;
 }
 
+// The runtime's value domain for the protocol's step functions: concrete, and its planted
+// doorbell bug (hsa_mutant.h) asked through the protocol's own mutant point, so it takes the
+// same branch of aql::producer_program as the protocol's mutant. Without ROCREF_HSA_MUTANTS
+// this is ConcreteDomain.
+struct BlitDomain : aql::ConcreteDomain {
+  static bool mutant(Mutant m) noexcept {
+    if (m == Mutant::DoorbellBeforeHeader && hsa_mutant_active(HsaMutant::BlitDoorbellBeforeHeader)) return true;
+    return aql::ConcreteDomain::mutant(m);
+  }
+};
+
 uint32_t items_for(uint64_t chunks) {
   const uint64_t items = std::clamp<uint64_t>(chunks, 1, kMaxItems);
   return static_cast<uint32_t>((items + kWorkGroup - 1) / kWorkGroup * kWorkGroup);
@@ -131,23 +142,15 @@ hsa_status_t BlitKernel::dispatch_locked(int kernel, const void* args, size_t ar
   packet.kernel_object = reinterpret_cast<uint64_t>(code_) + kernel * 2 * sizeof(kabi::KernelDescriptor);
   packet.kernarg_address = kernarg_;
   packet.completion_signal = done_->handle();
-  // AQL-FEN-3: the host reads the result after the signal, so the release is system scope.
+  // AQL-FEN-6: the kernarg segment was just written by the host, so the acquire is system
+  // scope. AQL-FEN-3: the host reads the result after the signal, so is the release.
+  const hsa_fence_scope_t acquire =
+      hsa_mutant_active(HsaMutant::BlitAgentAcquireScope) ? HSA_FENCE_SCOPE_AGENT : HSA_FENCE_SCOPE_SYSTEM;
   const hsa_fence_scope_t release =
       hsa_mutant_active(HsaMutant::BlitAgentReleaseScope) ? HSA_FENCE_SCOPE_AGENT : HSA_FENCE_SCOPE_SYSTEM;
-  packet.header = aql::make_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true, HSA_FENCE_SCOPE_SYSTEM, release);
-  aql::QueueRing ring(queue_->amd());
-  if (hsa_mutant_active(HsaMutant::BlitDoorbellBeforeHeader)) {
-    // The planted bug: the doorbell names the packet before its header is published.
-    const uint64_t id = ring.reserve_fetch_add(1);
-    ring.wait_for_room(id, 1);
-    ring.write_body(id, &packet);
-    ring.ring_doorbell(id);
-    uint32_t header_setup;
-    std::memcpy(&header_setup, &packet, sizeof header_setup);
-    ring.publish(id, header_setup);
-  } else {
-    ring.submit(&packet);
-  }
+  packet.header = aql::make_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true, acquire, release);
+  // The protocol's producer program (common/aql_protocol.h) through QueueRing's steps.
+  aql::QueueRing(queue_->amd()).submit(&packet, aql::Reservation::FetchAdd, aql::DoorbellStore::Plain, BlitDomain{});
   // A queue error never completes the signal: check between bounded waits.
   for (;;) {
     const sig::WaitResult result = done_->view().wait(HSA_SIGNAL_CONDITION_EQ, 0, std::chrono::milliseconds(50));

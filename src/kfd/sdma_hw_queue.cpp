@@ -1,6 +1,10 @@
 // kfd/sdma_hw_queue.cpp - binds a user SDMA queue to the SDMA engine over the process's GPUVM.
 #include "kfd/sdma_hw_queue.h"
 
+#include <memory>
+
+#include "gpu/adversary.h"
+
 namespace rocref::kfd {
 
 SdmaHwQueue::SdmaHwQueue(const QueueContext& ctx, const Mqd& m)
@@ -31,11 +35,19 @@ bool SdmaHwQueue::step() noexcept {
     // SDMA-TRAP-1: the trap's context is the event id of ROCR's completion signal.
     b.on_trap = [ih, pasid](uint32_t int_ctx) { push_signal(ih, pasid, int_ctx); };
     b.on_error = [this](gpu::sdma::SdmaError, uint64_t, const std::string&) { stop(); };
+    // The adversarial GPU's freedoms for SDMA (spec/adversarial-gpu.md SDMA-ADV-*): one
+    // choice stream per queue, in creation order, as the AQL queues have.
+    if (gpu::adversary::enabled()) {
+      auto chooser = std::make_shared<gpu::adversary::Chooser>(gpu::adversary::next_stream());
+      b.choose = [chooser](uint32_t n, const char* what) { return chooser->below(n, what); };
+    }
     engine_ = std::make_unique<gpu::sdma::SdmaEngine>(std::move(b));
     return true;
   }
   const gpu::sdma::SdmaStep s = engine_->step();
-  return s.action == gpu::sdma::SdmaAction::Executed || s.action == gpu::sdma::SdmaAction::Error;
+  // A seeded delay is progress owed: the scheduler steps the queue again without sleeping.
+  return s.action == gpu::sdma::SdmaAction::Executed || s.action == gpu::sdma::SdmaAction::Error ||
+         engine_->owes();
 }
 
 }  // namespace rocref::kfd

@@ -2,6 +2,7 @@
 #include "gpu/sdma/sdma_engine.h"
 
 #include <chrono>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -41,6 +42,43 @@ SdmaEngine::SdmaEngine(SdmaBinding binding) : b_(std::move(binding)) {
   if (b_.rptr_va != 0) {
     if (auto* r = b_.memory->as<uint64_t>(b_.rptr_va, Access::Read)) rptr_ = __atomic_load_n(r, __ATOMIC_ACQUIRE);
   }
+  delivered_ = rptr_;
+}
+
+// SDMA-ADV-1: a new doorbell value may reach the engine up to 3 steps late; values stored
+// meanwhile coalesce. The engine never acts on a value the producer did not store.
+uint64_t SdmaEngine::delivered_wptr() {
+  const uint64_t live = load_wptr();
+  if (live == delivered_) {
+    late_ = 0;
+    return delivered_;
+  }
+  if (late_ < 3 && b_.choose(2, "sdma doorbell late") == 0) {
+    ++late_;
+    return delivered_;
+  }
+  late_ = 0;
+  delivered_ = live;
+  return delivered_;
+}
+
+// SDMA-ADV-2: raised in TRAP order; `all` when the engine goes idle or stops (none is lost).
+void SdmaEngine::raise_due_traps(bool all) {
+  if (all && sdma_mutant_active(SdmaMutant::LateTrapDroppedAtIdle)) {
+    late_traps_.clear();  // the planted bug: the held interrupts are forgotten
+    return;
+  }
+  size_t n = 0;
+  while (n < late_traps_.size() && (all || late_traps_[n].steps == 0)) ++n;
+  for (size_t i = n; i < late_traps_.size(); ++i) {
+    if (late_traps_[i].steps != 0) --late_traps_[i].steps;
+  }
+  const std::vector<LateTrap> due(late_traps_.begin(), late_traps_.begin() + static_cast<ptrdiff_t>(n));
+  late_traps_.erase(late_traps_.begin(), late_traps_.begin() + static_cast<ptrdiff_t>(n));
+  for (const LateTrap& t : due) {
+    ROCREF_TRACE_EVENT(trace::Layer::Sdma, "trap raised late", "int_ctx=" + std::to_string(t.int_ctx));
+    if (b_.on_trap) b_.on_trap(t.int_ctx);
+  }
 }
 
 uint64_t SdmaEngine::load_wptr() const {
@@ -49,7 +87,10 @@ uint64_t SdmaEngine::load_wptr() const {
   return w ? __atomic_load_n(w, __ATOMIC_ACQUIRE) : rptr_;
 }
 
-bool SdmaEngine::has_work() const { return !in_error() && load_wptr() != rptr_; }
+bool SdmaEngine::has_work() const {
+  if (!late_traps_.empty()) return true;
+  return !in_error() && load_wptr() != rptr_;
+}
 
 SdmaStep SdmaEngine::fail(SdmaError e, uint64_t offset, uint32_t op, const std::string& what) {
   SdmaError expected = SdmaError::None;
@@ -61,9 +102,14 @@ SdmaStep SdmaEngine::fail(SdmaError e, uint64_t offset, uint32_t op, const std::
 }
 
 SdmaStep SdmaEngine::step() {
+  if (b_.choose) {
+    // SDMA-ADV-2: an interrupt is raised late, never lost: before the engine idles or stops.
+    const bool stopping = in_error() || (load_wptr() == rptr_ && late_ == 0);
+    if (!late_traps_.empty()) raise_due_traps(stopping);
+  }
   if (in_error()) return SdmaStep{SdmaAction::None, 0, rptr_};
-  const uint64_t wptr = load_wptr();
-  if (wptr == rptr_) return SdmaStep{SdmaAction::None, 0, rptr_};
+  const uint64_t wptr = b_.choose ? delivered_wptr() : load_wptr();
+  if (wptr == rptr_) return SdmaStep{owes() ? SdmaAction::Waiting : SdmaAction::None, 0, rptr_};
   // SDMA-RING-2: the write pointer is a monotonic, dword-aligned byte offset at most a ring ahead.
   if ((wptr & 3) != 0 || wptr < rptr_ || wptr - rptr_ > b_.ring_size) {
     return fail(SdmaError::BadWritePointer, rptr_, 0,
@@ -223,6 +269,15 @@ bool SdmaEngine::execute(const uint32_t* dw, uint64_t ndw, SdmaError& err, std::
     case kOpTrap: {  // SDMA-TRAP-1
       ++stats_.traps;
       ROCREF_TRACE_EVENT(trace::Layer::Sdma, "trap", "int_ctx=" + std::to_string(trap_int_ctx(dw[1])));
+      // SDMA-ADV-2: the interrupt may reach the host after later packets' effects (1 to 3 steps).
+      if (b_.choose && b_.choose(2, "sdma trap late") == 0) {
+        late_traps_.push_back(LateTrap{trap_int_ctx(dw[1]), 1 + b_.choose(3, "sdma trap delay")});
+        return true;
+      }
+      if (!late_traps_.empty()) {  // interrupts keep their order: this one waits behind the late ones
+        late_traps_.push_back(LateTrap{trap_int_ctx(dw[1]), 0});
+        return true;
+      }
       if (b_.on_trap) b_.on_trap(trap_int_ctx(dw[1]));
       return true;
     }

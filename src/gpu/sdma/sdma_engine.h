@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "gpu/memory_access.h"
 
@@ -33,7 +34,7 @@ const char* sdma_error_name(SdmaError e) noexcept;
 enum class SdmaAction : uint8_t {
   None,      // nothing to execute (ring empty, packet incomplete) or already in error
   Executed,  // one packet executed, rptr advanced past it
-  Waiting,   // a POLL_REGMEM condition does not hold yet; rptr stays on it
+  Waiting,   // a POLL_REGMEM condition does not hold yet, or (adversarial) a seeded delay; rptr stays
   Error,     // the queue entered the error state on this step
 };
 
@@ -53,6 +54,8 @@ struct SdmaBinding {
   std::function<void(uint32_t int_ctx)> on_trap;                                    // TRAP interrupt
   std::function<void(SdmaError, uint64_t offset, const std::string& what)> on_error;  // once
   std::function<uint64_t()> clock;     // TIMESTAMP source; null: steady clock in ns
+  // Adversarial mode (spec/adversarial-gpu.md SDMA-ADV-*): a seeded choice in [0, n); null: none.
+  std::function<uint32_t(uint32_t n, const char* what)> choose;
 };
 
 struct SdmaStats {
@@ -71,7 +74,11 @@ class SdmaEngine {
   // Runs step() until it reports None or Waiting; returns the packets executed.
   uint64_t drain(uint64_t max_steps = UINT64_MAX);
 
-  bool has_work() const;  // the write pointer is ahead of rptr and the queue is not in error
+  // The write pointer is ahead of rptr and the queue is not in error, or (adversarial
+  // mode) an interrupt is still to be raised.
+  bool has_work() const;
+  // Adversarial mode: the last step was a seeded delay; step again (SDMA-ADV-1).
+  bool owes() const { return late_ != 0; }
   bool in_error() const { return error_.load(std::memory_order_acquire) != SdmaError::None; }
   SdmaError error() const { return error_.load(std::memory_order_acquire); }
   uint64_t rptr() const { return rptr_; }
@@ -82,8 +89,19 @@ class SdmaEngine {
   SdmaStep fail(SdmaError e, uint64_t offset, uint32_t op, const std::string& what);
   bool execute(const uint32_t* dw, uint64_t ndw, SdmaError& err, std::string& what, bool& waiting);
 
+  uint64_t delivered_wptr();    // SDMA-ADV-1: the write pointer as it reached the engine
+  void raise_due_traps(bool all);  // SDMA-ADV-2: interrupts whose delay ran out (or all)
+
+  struct LateTrap {
+    uint32_t int_ctx;
+    uint32_t steps;  // steps left before it is raised
+  };
+
   SdmaBinding b_;
   uint64_t rptr_ = 0;
+  uint64_t delivered_ = 0;             // adversarial: the write pointer the engine acts on
+  uint32_t late_ = 0;                  // adversarial: steps the newest doorbell value has waited
+  std::vector<LateTrap> late_traps_;   // adversarial: executed TRAPs not yet raised, in order
   std::atomic<SdmaError> error_{SdmaError::None};
   SdmaStats stats_;
 };

@@ -12,6 +12,7 @@ enum class SdmaMutant : unsigned {
   PollNeverWaits,          // SDMA-POLL-1: POLL_REGMEM treated as satisfied at once
   WritePastPacket,         // SDMA-WRITE-1: one dword more written than the packet holds (tests/fuzz/sdma finds it)
   PacketReadTwice,         // SDMA-PKT-4: the header is read again after the length was taken from it
+  LateTrapDroppedAtIdle,   // SDMA-ADV-2: an interrupt held back by the adversary is lost when the engine idles
   kCount
 };
 

@@ -139,8 +139,9 @@ TEST(AqlMutant, EveryMutantHasACheck) {
       Mutant::DoorbellOverAdvance, Mutant::CasWakesOnFailure,        Mutant::IgnoreBarrierBit,
       Mutant::BarrierOrNeedsAll,   Mutant::InvalidHeaderConsumed,    Mutant::BarrierPacketDoesNotBlock,
       Mutant::BarrierValueIgnoresCondition,
-      // Checked in tests/unit/gpu/mutant_test.cpp (MutantTest.AQL_SIG_6_*, MutantTest.AQL_MEM_1_*).
-      Mutant::MisalignedSignalUsed, Mutant::ReadIndexTranslatedOnce};
+      // Checked in tests/unit/gpu/mutant_test.cpp (MutantTest.AQL_SIG_6_*, MutantTest.AQL_MEM_1_*,
+      // MutantTest.AQL_FEN_1_*).
+      Mutant::MisalignedSignalUsed, Mutant::ReadIndexTranslatedOnce, Mutant::CompletionBeforeWork};
   for (uint32_t m = 0; m < static_cast<uint32_t>(Mutant::kCount); ++m) {
     EXPECT_TRUE(checked.count(static_cast<Mutant>(m))) << mutant_name(static_cast<Mutant>(m)) << " has no check";
   }

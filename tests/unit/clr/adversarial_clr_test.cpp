@@ -30,7 +30,7 @@ namespace adversary = rocref::gpu::adversary;
 namespace kernel_abi = rocref::kernel_abi;
 
 constexpr uint64_t kDefaultSeed = 11;
-static_assert(static_cast<uint32_t>(ClrMutant::kCount) - static_cast<uint32_t>(ClrMutant::NoBarrierBit) == 4,
+static_assert(static_cast<uint32_t>(ClrMutant::kCount) - static_cast<uint32_t>(ClrMutant::NoBarrierBit) == 5,
               "a new packet bug of clr_mutant.h needs a test here");
 
 struct Args {
@@ -136,6 +136,24 @@ class AdversarialClrTest : public ::testing::Test {
     }
     return fresh;
   }
+  // Launch, wait, read, n times on a stream whose kernarg ring holds 16 slices, so slice
+  // addresses come back with new arguments; true when every dispatch read its own.
+  bool dispatches_read_their_args(uint32_t n) {
+    hsa_status_t status = HSA_STATUS_SUCCESS;
+    auto gpu = VirtualGpu::create(*device, &status, VirtualGpu::Options{16 * sizeof(Args)});
+    if (status != HSA_STATUS_SUCCESS || !gpu) return false;
+    std::vector<uint32_t> out(n, 0);
+    std::vector<Args> args(n);
+    bool own = true;
+    for (uint32_t i = 0; i < n; ++i) {
+      args[i] = Args{i, out.data()};
+      EXPECT_EQ(gpu->launch(dispatch_of(mark_kernel(), args[i])), HSA_STATUS_SUCCESS);
+      EXPECT_EQ(gpu->synchronize(), HSA_STATUS_SUCCESS);
+      own &= load(out[i]) == i + 1;
+    }
+    EXPECT_GT(gpu->kernarg_stats().reused, 0u);  // the scenario needs addresses to come back
+    return own;
+  }
   Device* device = nullptr;
 };
 
@@ -158,6 +176,18 @@ TEST_F(AdversarialClrTest, HostReadsAfterTheSignalNeedASystemScopeRelease) {
         << "ClrAgentReleaseScope: the host read every result although the release was agent scope"
         << adversary::seed_note();
   }
+}
+
+// covers: AQL-FEN-6
+TEST_F(AdversarialClrTest, KernargsNeedASystemScopeAcquire) {
+  EXPECT_TRUE(dispatches_read_their_args(48)) << adversary::seed_note();
+  {
+    ScopedClrMutant bug(ClrMutant::AgentAcquireScope);
+    EXPECT_FALSE(dispatches_read_their_args(48))
+        << "ClrAgentAcquireScope: every dispatch read its own kernargs although the acquire was agent scope"
+        << adversary::seed_note();
+  }
+  EXPECT_TRUE(dispatches_read_their_args(48)) << adversary::seed_note();
 }
 
 TEST_F(AdversarialClrTest, DoorbellAfterTheHeader) {

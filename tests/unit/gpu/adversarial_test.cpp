@@ -169,6 +169,45 @@ TEST_F(AdversarialGpu, AQL_FEN_4_SystemScopeReleaseCompletesAfterTheWrites) {
   EXPECT_EQ(out, 9u);
 }
 
+// AQL-FEN-6: n dispatches, one after the other, from one kernarg segment the host rewrites
+// before each (the kernel stores the segment's value); how many read an older copy.
+uint32_t stale_kernarg_reads(uint64_t seed, hsa_fence_scope_t acquire, uint32_t n) {
+  adversary::enable(seed);
+  TestQueue queue(32);
+  FlatMemory flat;
+  QueueBinding b;
+  b.queue = &queue.queue;
+  b.memory = &flat;
+  PacketProcessor p(std::move(b));
+  TestKernelObject kernel(store_kernel_id(), 0, sizeof(StoreArgs));
+  uint32_t out = 0;
+  StoreArgs args{};
+  uint32_t stale = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    args = StoreArgs{&out, i + 1};
+    TestSignal done(1);
+    auto packet = dispatch_packet(kernel.address(), done.handle(), 1, 1, &args);
+    packet.header = aql::make_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, false, acquire, HSA_FENCE_SCOPE_SYSTEM);
+    queue.submit(packet);
+    for (int k = 0; k < 100 && done.value() != 0; ++k) p.step();
+    EXPECT_EQ(done.value(), 0);
+    if (out != i + 1) ++stale;
+  }
+  adversary::disable();
+  return stale;
+}
+
+TEST_F(AdversarialGpu, AQL_FEN_6_SystemScopeAcquireReadsTheLatestKernarg) {
+  for (uint64_t seed = 1; seed <= 8; ++seed) EXPECT_EQ(stale_kernarg_reads(seed, HSA_FENCE_SCOPE_SYSTEM, 16), 0u) << seed;
+}
+
+TEST_F(AdversarialGpu, AQL_FEN_6_NarrowAcquireMayReadAnOlderKernargCopy) {
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    EXPECT_GT(stale_kernarg_reads(seed, HSA_FENCE_SCOPE_AGENT, 16), 0u) << seed;
+    EXPECT_GT(stale_kernarg_reads(seed, HSA_FENCE_SCOPE_NONE, 16), 0u) << seed;
+  }
+}
+
 // The doorbell checks run in the doorbell's notify, so a listener must be registered.
 class AdversarialDoorbell : public AdversarialGpu {
  protected:

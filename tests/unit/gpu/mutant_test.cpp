@@ -240,5 +240,39 @@ TEST_F(MutantTest, AQL_SIG_6_MisalignedSignalUsedIsCaught) {
   EXPECT_EQ(value, 0) << "the mutant decremented the signal its low bits dropped onto";
 }
 
+// AQL-FEN-1: the grid runs before the completion signal is decremented, so a host that saw
+// the decrement sees the grid's effects. The kernel reads its own completion signal: still
+// 1 while it runs, whatever order the processor completes packets in.
+std::atomic<int64_t> g_signal_seen{-1};
+void read_own_signal(const void* kernarg) {
+  const auto* signal = *static_cast<const amd_signal_t* const*>(kernarg);
+  g_signal_seen.store(std::atomic_ref<int64_t>(const_cast<int64_t&>(signal->value)).load(std::memory_order_acquire));
+}
+uint64_t read_own_signal_id() {
+  static const uint64_t id = kernel_abi::register_kernel("mutant-read-own-signal", &read_own_signal);
+  return id;
+}
+
+int64_t signal_seen_by_its_grid() {
+  TestQueue q;
+  FlatMemory memory;
+  PacketProcessor p(bind(q, memory));
+  TestKernelObject reader(read_own_signal_id());
+  TestSignal signal(1);
+  const amd_signal_t* arg = &signal.signal;
+  g_signal_seen = -1;
+  q.submit(dispatch_packet(reader.address(), signal.handle(), 1, 1, &arg));
+  p.drain();
+  EXPECT_EQ(signal.value(), 0);
+  return g_signal_seen.load();
+}
+
+TEST_F(MutantTest, AQL_FEN_1_GridRunsBeforeItsCompletionSignal) { EXPECT_EQ(signal_seen_by_its_grid(), 1); }
+
+TEST_F(MutantTest, AQL_FEN_1_CompletionBeforeWorkIsCaught) {
+  ScopedMutant m(Mutant::CompletionBeforeWork);
+  EXPECT_EQ(signal_seen_by_its_grid(), 0) << "the mutant decrements the signal before the grid runs";
+}
+
 }  // namespace
 }  // namespace rocref::gpu

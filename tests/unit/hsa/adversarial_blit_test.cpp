@@ -100,6 +100,33 @@ TEST_F(AdversarialBlit, FillIsReleasedAtSystemScope) {
   EXPECT_TRUE(host_sees_fill(0x3333u)) << adversary::seed_note();
 }
 
+// Fills of separate parts of one buffer, one value each: the blit's one kernarg segment is rewritten for
+// every fill, so a dispatch that reads an older copy fills the previous buffer again.
+// covers: AQL-FEN-6
+TEST_F(AdversarialBlit, FillIsAcquiredAtSystemScope) {
+  constexpr uint32_t kFills = 12;
+  constexpr size_t kFillWords = 64;
+  auto each_fill_lands = [&] {
+    static_assert(kFills * kFillWords <= kWords);
+    std::fill_n(words, kWords, 0u);
+    bool landed = true;
+    for (uint32_t i = 0; i < kFills; ++i) {
+      uint32_t* buffer = words + i * kFillWords;
+      if (hsa_amd_memory_fill(buffer, 0x100u + i, kFillWords) != HSA_STATUS_SUCCESS) return false;
+      landed &= std::all_of(buffer, buffer + kFillWords, [&](uint32_t w) { return w == 0x100u + i; });
+    }
+    return landed;
+  };
+  EXPECT_TRUE(each_fill_lands()) << adversary::seed_note();
+  {
+    ScopedHsaMutant bug(HsaMutant::BlitAgentAcquireScope);
+    EXPECT_FALSE(each_fill_lands())
+        << "BlitAgentAcquireScope: every fill used its own arguments although the acquire was agent scope"
+        << adversary::seed_note();
+  }
+  EXPECT_TRUE(each_fill_lands()) << adversary::seed_note();
+}
+
 // Last: the caught bug leaves the blit queue in error for the rest of the process.
 // covers: AQL-DB-1
 TEST_F(AdversarialBlit, ZZ_BlitDoorbellAfterTheHeader) {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -34,7 +35,10 @@ class FaultingMemory final : public MemoryAccess {
 };
 
 struct TestQueue {
-  explicit TestQueue(uint64_t ring_bytes = 4096, bool use_doorbell = true) : ring(ring_bytes / 4, 0) {
+  // `choose`: the adversarial mode's choices (SdmaBinding::choose); null: none.
+  explicit TestQueue(uint64_t ring_bytes = 4096, bool use_doorbell = true,
+                     std::function<uint32_t(uint32_t, const char*)> choose = nullptr)
+      : ring(ring_bytes / 4, 0) {
     SdmaBinding b;
     b.ring_base = reinterpret_cast<uintptr_t>(ring.data());
     b.ring_size = ring_bytes;
@@ -49,6 +53,7 @@ struct TestQueue {
       error_text = what;
     };
     b.clock = [] { return uint64_t{0x1122334455667788}; };
+    b.choose = std::move(choose);
     engine = std::make_unique<SdmaEngine>(std::move(b));
   }
   // Writes dwords at the write pointer (wrapping) without ringing the doorbell.
