@@ -21,6 +21,7 @@ enum class ClrMutant : uint32_t {
   AgentReleaseScope,   // AQL-FEN-4: release scope AGENT instead of SYSTEM (host reads too early)
   DoorbellBeforeHeader,  // AQL-DB-1: doorbell rung before the header is release-stored
   FullRingOffByOne,    // AQL-IDX-2: full-ring wait `>` instead of `>=` (overwrites an unread slot)
+  AgentAcquireScope,   // AQL-FEN-3: acquire scope AGENT instead of SYSTEM (host-written kernargs)
   kCount
 };
 

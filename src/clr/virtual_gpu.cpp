@@ -25,10 +25,12 @@ constexpr uint32_t kQueueSize = 1024;
 // ROCclr's dispatch header: barrier bit (in-order stream), system-scope fences.
 uint16_t header_for(hsa_packet_type_t type) {
   const uint32_t barrier = clr_mutant_active(ClrMutant::NoBarrierBit) ? 0u : 1u;
+  const uint32_t acquire =
+      clr_mutant_active(ClrMutant::AgentAcquireScope) ? HSA_FENCE_SCOPE_AGENT : HSA_FENCE_SCOPE_SYSTEM;
   const uint32_t release =
       clr_mutant_active(ClrMutant::AgentReleaseScope) ? HSA_FENCE_SCOPE_AGENT : HSA_FENCE_SCOPE_SYSTEM;
   return static_cast<uint16_t>((type << HSA_PACKET_HEADER_TYPE) | (barrier << HSA_PACKET_HEADER_BARRIER) |
-                               (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
+                               (acquire << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
                                (release << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
 }
 
