@@ -134,7 +134,9 @@ hsa_status_t BlitKernel::dispatch_locked(int kernel, const void* args, size_t ar
   // AQL-FEN-3: the host reads the result after the signal, so the release is system scope.
   const hsa_fence_scope_t release =
       hsa_mutant_active(HsaMutant::BlitAgentReleaseScope) ? HSA_FENCE_SCOPE_AGENT : HSA_FENCE_SCOPE_SYSTEM;
-  packet.header = aql::make_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true, HSA_FENCE_SCOPE_SYSTEM, release);
+  const hsa_fence_scope_t acquire =
+      hsa_mutant_active(HsaMutant::BlitAgentAcquireScope) ? HSA_FENCE_SCOPE_AGENT : HSA_FENCE_SCOPE_SYSTEM;
+  packet.header = aql::make_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true, acquire, release);
   aql::QueueRing ring(queue_->amd());
   if (hsa_mutant_active(HsaMutant::BlitDoorbellBeforeHeader)) {
     // The planted bug: the doorbell names the packet before its header is published.

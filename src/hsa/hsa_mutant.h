@@ -12,6 +12,7 @@ namespace rocref::hsa {
 enum class HsaMutant : uint32_t {
   BlitAgentReleaseScope,     // AQL-FEN-3: blit dispatch released at AGENT scope; the host reads next
   BlitDoorbellBeforeHeader,  // AQL-DB-1: blit doorbell rung before the header is release-stored
+  BlitAgentAcquireScope,     // AQL-FEN-3: blit dispatch acquired at AGENT scope; its kernarg is a host write
   kCount
 };
 
