@@ -18,6 +18,7 @@ enum class ClrMutant : uint32_t {
   AlignmentIgnored,    // slices only 16-byte aligned whatever the kernel asked for
   ReuseWhileHeld,      // the pool frees a signal on any release, ignoring other holders
   NoResetOnReuse,      // the pool hands a reused signal out with its old value
+  DependencyNotHeld,   // wait_for does not hold its dependency: the pool may reuse it under the packet
   // Packet bugs of VirtualGpu::submit (ring and pool bugs stay before this line):
   NoBarrierBit,        // AQL-BAR-1: stream packets without the barrier bit (no in-order stream)
   AgentReleaseScope,   // AQL-FEN-4: release scope AGENT instead of SYSTEM (host reads too early)

@@ -234,7 +234,7 @@ hsa_status_t VirtualGpu::wait_for(hsa_signal_t dependency) {
   Pending pending;
   if (hsa_status_t s = completion_signal(&pending); s != HSA_STATUS_SUCCESS) return s;
   // The packet reads the dependency until it completes: no reuse before that.
-  if (pool().retain(dependency)) pending.dependency = dependency;
+  if (!clr_mutant_active(ClrMutant::DependencyNotHeld) && pool().retain(dependency)) pending.dependency = dependency;
   return barrier_packet(dependency, pending);
 }
 

@@ -315,7 +315,8 @@ struct PacketProcessor::Impl {
     if (aql::header_acquire_scope(header) != HSA_FENCE_SCOPE_NONE) fence(std::memory_order_acquire);
     f.launch_ticks = gpu_clock_ticks();
     ROCREF_TRACE_EVENT(trace::Layer::Gpu, "packet processor: launch",
-                       std::string(kind_name(f.kind)) + " id=" + std::to_string(read) + " (header acquire-loaded)");
+                       std::string(kind_name(f.kind)) + " id=" + std::to_string(read) + " header=" + hex(header) +
+                           " (header acquire-loaded)");
     in_flight.push_back(std::move(f));
     launching = read;
     if (adv) adv->launched(read);

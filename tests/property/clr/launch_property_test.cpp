@@ -49,7 +49,8 @@ TEST(ClrLaunchPropertyMutants, SignalNotResetBeforeReuseIsCaught) {
 TEST(ClrLaunchPropertyMutants, EveryMutantHasACheck) {
   // The ring and pool bugs come before NoBarrierBit; the packet bugs after it are
   // caught by the adversarial GPU model (tests/unit/clr/adversarial_clr_test.cpp).
-  EXPECT_EQ(static_cast<uint32_t>(ClrMutant::NoBarrierBit), 4u) << "add a test above for the new planted bug";
+  // DependencyNotHeld is caught by ClrDependencyHold (tests/unit/clr/dependency_hold_test.cpp).
+  EXPECT_EQ(static_cast<uint32_t>(ClrMutant::NoBarrierBit), 5u) << "add a test above for the new planted bug";
 }
 
 }  // namespace

@@ -55,5 +55,22 @@ TEST(AqlFastMutant, AQL_DB_1_DoorbellBeforeHeaderIsCaught) {
   EXPECT_EQ(unpublished_doorbells(), 3u) << "a doorbell rung before the header went unnoticed";
 }
 
+// The memory orders of the publication accesses are the spec's. On x86 no run shows a relaxed
+// one (ThreadSanitizer does: scripts/sanitize thread, outside the default ctest), so the
+// orders every producer and the processor take from common/aql_protocol.h are pinned here.
+// covers: AQL-PUB-3, AQL-DB-1, AQL-IDX-2
+TEST(AqlFastMutant, AQL_PUB_1_PublicationMemoryOrdersAreTheSpecs) {
+  auto orders_are_the_specs = [] {
+    return header_store_order(ConcreteDomain{}) == std::memory_order_release &&  // AQL-PUB-1
+           kHeaderLoadOrder == std::memory_order_acquire &&                      // AQL-PUB-3
+           kDoorbellStoreOrder == std::memory_order_release &&                   // AQL-DB-1
+           kReadIndexStoreOrder == std::memory_order_release &&                  // AQL-IDX-2, AQL-RET-2
+           kReadIndexLoadOrder == std::memory_order_acquire;
+  };
+  EXPECT_TRUE(orders_are_the_specs());
+  ScopedMutant bug(Mutant::RelaxedHeaderStore);
+  EXPECT_FALSE(orders_are_the_specs()) << "a relaxed header store went unnoticed";
+}
+
 }  // namespace
 }  // namespace rocref::aql::testing

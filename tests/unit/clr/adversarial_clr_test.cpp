@@ -31,7 +31,7 @@ namespace kernel_abi = rocref::kernel_abi;
 
 constexpr uint64_t kDefaultSeed = 11;
 static_assert(static_cast<uint32_t>(ClrMutant::kCount) - static_cast<uint32_t>(ClrMutant::NoBarrierBit) == 5,
-              "a new packet bug of clr_mutant.h needs a test here");
+              "a new packet bug of clr_mutant.h needs a test here (AgentAcquireScope: packet_header_test.cpp)");
 
 struct Args {
   uint32_t index;

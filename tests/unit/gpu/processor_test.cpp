@@ -3,6 +3,7 @@
 
 #include <atomic>
 
+#include "common/model_clock.h"
 #include "gpu/packet_processor.h"
 #include "queue_fixture.h"
 
@@ -90,6 +91,27 @@ TEST_F(ProcessorTest, AQL_RET_1_StepsAreLaunchResetHeaderAdvanceReadThenComplete
   EXPECT_EQ(counter.load(), 1u);
   EXPECT_EQ(done.value(), 0);
   EXPECT_EQ(p.in_flight(), 0u);
+}
+
+// The completion signal's start_ts is the launch's GPU clock, end_ts the completion's. A
+// clock reading taken after the launch, and one the clock has moved past before the
+// completion, lie between them (the counter is monotonic, so the wait for it to move ends).
+// covers: HSA-PROF-1
+TEST_F(ProcessorTest, HSA_PROF_1_StartIsStampedAtLaunchAndEndAtCompletion) {
+  PacketProcessor p(binding());
+  TestSignal done(1);
+  q.submit(dispatch_packet(kernel.address(), done.handle(), 1, 1, &args));
+  ASSERT_EQ(p.step_fetch().action, ProcessorAction::Launch);
+  const uint64_t after_launch = gpu_clock_ticks();
+  uint64_t before_completion = gpu_clock_ticks();
+  while (before_completion == after_launch) before_completion = gpu_clock_ticks();
+  EXPECT_EQ(p.step_fetch().action, ProcessorAction::ResetHeader);
+  EXPECT_EQ(p.step_fetch().action, ProcessorAction::AdvanceRead);
+  ASSERT_EQ(p.step_complete(0).action, ProcessorAction::Complete);
+  EXPECT_EQ(done.value(), 0);
+  const uint64_t start = done.signal.start_ts, end = done.signal.end_ts;
+  EXPECT_LE(start, after_launch) << "start_ts was not stamped at the launch";
+  EXPECT_GE(end, before_completion) << "end_ts was not stamped at the completion";
 }
 
 TEST_F(ProcessorTest, StepRetiresTheSlotBeforeRunningTheKernel) {

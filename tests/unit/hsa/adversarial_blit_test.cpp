@@ -7,9 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "common/aql_packet.h"
+#include "common/trace.h"
 #include "gpu/adversary.h"
 #include "hsa/hsa_mutant.h"
 
@@ -125,6 +128,44 @@ TEST_F(AdversarialBlit, FillIsAcquiredAtSystemScope) {
         << adversary::seed_note();
   }
   EXPECT_TRUE(each_fill_lands()) << adversary::seed_note();
+}
+
+// The blit dispatch as the GPU model launched it (its "packet processor: launch" trace): the
+// kernarg is a host write, so the acquire is SYSTEM scope as the release is. The model keeps
+// every launch coherent whatever its acquire scope (spec/adversarial-gpu.md, "Not modelled"),
+// so the header is checked as launched.
+// covers: AQL-FEN-3
+TEST_F(AdversarialBlit, FillHeaderIsFencedAtSystemScope) {
+  auto fill_headers = [&](uint32_t value) {
+    rocref::trace::clear();
+    rocref::trace::enable(true);
+    EXPECT_EQ(hsa_amd_memory_fill(memory, value, kWords), HSA_STATUS_SUCCESS);
+    rocref::trace::enable(false);
+    std::vector<uint16_t> headers;
+    for (const rocref::trace::Event& e : rocref::trace::snapshot()) {
+      if (e.layer != rocref::trace::Layer::Gpu || e.name != "packet processor: launch") continue;
+      const size_t at = e.detail.find(" header=0x");
+      if (at != std::string::npos) {
+        headers.push_back(static_cast<uint16_t>(std::strtoul(e.detail.c_str() + at + 10, nullptr, 16)));
+      }
+    }
+    rocref::trace::clear();
+    return headers;
+  };
+  const std::vector<uint16_t> headers = fill_headers(0x6666u);
+  ASSERT_FALSE(headers.empty()) << "the fill launched no traced packet";
+  for (uint16_t h : headers) {
+    EXPECT_TRUE(rocref::aql::header_barrier(h)) << std::hex << h;
+    EXPECT_EQ(rocref::aql::header_acquire_scope(h), HSA_FENCE_SCOPE_SYSTEM) << std::hex << h;
+    EXPECT_EQ(rocref::aql::header_release_scope(h), HSA_FENCE_SCOPE_SYSTEM) << std::hex << h;
+  }
+  ScopedHsaMutant bug(HsaMutant::BlitAgentAcquireScope);
+  const std::vector<uint16_t> buggy = fill_headers(0x7777u);
+  ASSERT_FALSE(buggy.empty());
+  for (uint16_t h : buggy) {
+    EXPECT_EQ(rocref::aql::header_acquire_scope(h), HSA_FENCE_SCOPE_AGENT)
+        << "BlitAgentAcquireScope not seen in the launched header " << std::hex << h;
+  }
 }
 
 // Last: the caught bug leaves the blit queue in error for the rest of the process.

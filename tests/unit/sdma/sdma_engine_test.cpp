@@ -309,6 +309,12 @@ TEST(Sdma, SDMA_RING_2_BadWritePointersAreErrors) {
     EXPECT_EQ(q.engine->error(), SdmaError::BadWritePointer);
   }
   {
+    TestQueue q(256);
+    q.doorbell = 256 + 4;  // one dword more than a ring ahead: the bound is exact
+    EXPECT_EQ(q.engine->step().action, SdmaAction::Error);
+    EXPECT_EQ(q.engine->error(), SdmaError::BadWritePointer);
+  }
+  {
     TestQueue q;
     q.submit({hdr(kOpNop)});
     ASSERT_EQ(q.engine->step().action, SdmaAction::Executed);
