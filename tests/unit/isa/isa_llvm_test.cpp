@@ -42,6 +42,10 @@ TEST(IsaDecoder, ISA_DEC_1_PlantedDecoderBugDisagreesWithLlvm) {
   EXPECT_EQ(run_check("--mutant Vop2Src1AsSgpr"), 0);
 }
 
+TEST(IsaDecoder, ISA_DEC_1_PlantedSdwaDecoderBugDisagreesWithLlvm) {
+  EXPECT_EQ(run_check("--mutant SdwaSrcSelSwapped"), 0);
+}
+
 TEST(IsaDecoder, ISA_COV_1_CoverageTableIsGenerated) {
   ASSERT_EQ(checked_run(), 0);
   std::ifstream table(coverage_path());
@@ -49,7 +53,12 @@ TEST(IsaDecoder, ISA_COV_1_CoverageTableIsGenerated) {
   text << table.rdbuf();
   EXPECT_NE(text.str().find("| total |"), std::string::npos);
   EXPECT_NE(text.str().find("v_add_f32"), std::string::npos);  // an implemented opcode is listed
-  EXPECT_NE(text.str().find("~~v_pk_add_f16~~"), std::string::npos);  // VOP3P: known to LLVM, not implemented
+  EXPECT_NE(text.str().find("| VOP3P |"), std::string::npos);
+  EXPECT_NE(text.str().find("| SDWA |"), std::string::npos);
+  EXPECT_NE(text.str().find("| DPP |"), std::string::npos);
+  EXPECT_NE(text.str().find("v_pk_fma_f16"), std::string::npos);  // VOP3P is listed, implemented
+  EXPECT_EQ(text.str().find("~~v_pk_fma_f16~~"), std::string::npos);
+  EXPECT_NE(text.str().find("~~buffer_load_format_x~~"), std::string::npos);  // known to LLVM, not implemented
 }
 
 }  // namespace

@@ -359,7 +359,7 @@ TEST(IsaErrors, ISA_ERR_1_IllegalEncodingIsIllegalInstruction) {
 }
 
 TEST(IsaErrors, ISA_ERR_1_UnimplementedInstructionIsIllegalInstruction) {
-  const Result r = run_hand(HandKernel({0xd38f4000u, 0x18020501u, 0xbf810000u}));  // v_pk_add_f16 v0, v1, v2
+  const Result r = run_hand(HandKernel({0xf0000100u, 0x00000001u, 0xbf810000u}));  // image_load v0, v1, s[0:7] dmask:0x1
   ASSERT_TRUE(r.fault);
   EXPECT_EQ(static_cast<int>(r.fault->status), static_cast<int>(HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION)) << r.fault->what;
 }
