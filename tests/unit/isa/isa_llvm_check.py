@@ -90,6 +90,7 @@ def generate(rng):
     def sdwa_word(vopc):
         w1 = rng.randrange(0, 200) | (rng.randrange(0, 7) << 16) | (rng.randrange(0, 2) << 19) | \
              (rng.randrange(0, 7) << 24) | (rng.randrange(0, 2) << 27)
+        w1 |= rng.choice([0, 0, 1 << 23]) | rng.choice([0, 0, 1 << 31])  # S0 / S1: scalar sources
         if vopc:
             w1 |= rng.choice([0, (1 << 15) | (rng.randrange(0, 50) * 2 << 8)])
         else:
@@ -176,6 +177,16 @@ def extension_errors(fmt, d, mnem, text, where):
     def need(cond, what):
         if not cond: errors.append("%s: %s" % (what, where))
     if d["format"] == "SDWA":
+        # The sources LLVM prints last (after vdst / sdst, before a trailing vcc), modifiers stripped.
+        srcs = [re.sub(r"^(sext\(|-(?=\D)|\|)+|[)|]+$", "", t.strip()) for t in re.split(r"\s(?:clamp|mul:|div:|dst_sel|src0_sel|src1_sel|dst_unused)", text)[0].split(",")]
+        srcs = [t for t in srcs if t]
+        nsrc = 1 if fmt == "VOP1" else 2
+        if srcs and srcs[-1] == "vcc" and len(srcs) > nsrc + 1: srcs = srcs[:-1]
+        if len(srcs) >= nsrc + 1:
+            for i in range(nsrc):
+                tok = srcs[len(srcs) - nsrc + i]
+                if not token_is(tok, scalar_tokens(d["src%d" % i])):
+                    errors.append("src%d %s is not %s: %s" % (i, tok, d["src%d" % i], where))
         for key, field in (("dst_sel", "sel0"), ("src0_sel", "sel1"), ("src1_sel", "sel2")):
             m = re.search(r"\b%s:(\w+)" % key, text)
             if m: need(SELS[m.group(1)] == d[field], key)
