@@ -45,56 +45,94 @@ struct Outputs {
 
 // --- llvm-mc-15 as the assembler ---
 
-std::vector<uint32_t> assemble(const std::string& text) {
-  static std::map<std::string, std::vector<uint32_t>> cache;
-  if (auto it = cache.find(text); it != cache.end()) return it->second;
+// The encodings of `lines`, one instruction per line, from one llvm-mc run (it starts slowly).
+std::vector<std::vector<uint32_t>> assemble_lines(const std::vector<std::string>& lines) {
   char path[] = "/tmp/rocref_isa_asm_XXXXXX";
   const int fd = mkstemp(path);
   if (fd < 0) return {};
   FILE* f = fdopen(fd, "w");
-  std::fputs(text.c_str(), f);
+  for (const std::string& line : lines) std::fprintf(f, "%s\n", line.c_str());
   std::fclose(f);
   const std::string command = std::string(ROCREF_LLVM_MC) + " -arch=amdgcn -mcpu=gfx900 -show-encoding " + path + " 2>&1";
   FILE* p = popen(command.c_str(), "r");
-  std::string out;
+  std::vector<std::vector<uint32_t>> out;
+  std::string all;
   char buf[4096];
-  while (p != nullptr && std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
+  while (p != nullptr && std::fgets(buf, sizeof buf, p) != nullptr) {
+    const std::string line = buf;
+    all += line;
+    const size_t at = line.find("encoding: [");
+    if (at == std::string::npos) continue;
+    std::vector<uint8_t> bytes;
+    for (size_t x = line.find("0x", at); x != std::string::npos; x = line.find("0x", x + 2)) {
+      bytes.push_back(static_cast<uint8_t>(std::stoul(line.substr(x + 2, 2), nullptr, 16)));
+    }
+    std::vector<uint32_t> words(bytes.size() / 4);
+    std::memcpy(words.data(), bytes.data(), words.size() * 4);
+    out.push_back(std::move(words));
+  }
   const int status = p != nullptr ? pclose(p) : -1;
   std::remove(path);
-  std::vector<uint8_t> bytes;
-  for (size_t at = out.find("encoding: ["); at != std::string::npos; at = out.find("encoding: [", at + 1)) {
-    const size_t end = out.find(']', at);
-    for (size_t x = out.find("0x", at); x < end; x = out.find("0x", x + 2)) {
-      bytes.push_back(static_cast<uint8_t>(std::stoul(out.substr(x + 2, 2), nullptr, 16)));
-    }
+  if (status != 0 || out.size() != lines.size() || all.find("error") != std::string::npos) {
+    ADD_FAILURE() << "llvm-mc: " << all;
+    return {};
   }
-  std::vector<uint32_t> words(bytes.size() / 4);
-  std::memcpy(words.data(), bytes.data(), words.size() * 4);
-  if (status != 0 || out.find("error") != std::string::npos) {
-    ADD_FAILURE() << "llvm-mc: " << out;
-    words.clear();
-  }
-  return cache[text] = words;
+  return out;
 }
 
-std::string harness(const std::string& instruction) {
-  return "s_load_dwordx4 s[4:7], s[0:1], 0x0\n"   // in, out
-         "s_load_dwordx4 s[8:11], s[0:1], 0x10\n"  // exec, s10
-         "s_load_dwordx2 s[14:15], s[0:1], 0x20\n"  // vcc
-         "s_waitcnt lgkmcnt(0)\n"
-         "v_lshlrev_b32 v10, 4, v0\n"
-         "global_load_dwordx4 v[1:4], v10, s[4:5]\n"
-         "s_waitcnt vmcnt(0)\n"
-         "s_mov_b64 vcc, s[14:15]\n"
-         "s_mov_b64 exec, s[8:9]\n" +
-         instruction +
-         "\n"
-         "s_mov_b64 s[12:13], vcc\n"
-         "s_mov_b64 exec, -1\n"
-         "v_cndmask_b32_e64 v5, 0, 1, s[12:13]\n"
-         "v_lshlrev_b32 v11, 3, v0\n"
-         "global_store_dwordx2 v11, v[4:5], s[6:7]\n"
-         "s_endpgm\n";
+std::vector<uint32_t> assemble(const std::string& line) {
+  const auto words = assemble_lines({line});
+  return words.empty() ? std::vector<uint32_t>{} : words[0];
+}
+
+// The harness around one instruction: v1-v4 per lane, EXEC, VCC and s10 from the kernarg in;
+// v4 and each lane's VCC bit out.
+const std::vector<std::string> kPrologue = {
+    "s_load_dwordx4 s[4:7], s[0:1], 0x0",   // in, out
+    "s_load_dwordx4 s[8:11], s[0:1], 0x10",  // exec, s10
+    "s_load_dwordx2 s[14:15], s[0:1], 0x20",  // vcc
+    "s_waitcnt lgkmcnt(0)",
+    "v_lshlrev_b32 v10, 4, v0",
+    "global_load_dwordx4 v[1:4], v10, s[4:5]",
+    "s_waitcnt vmcnt(0)",
+    "s_mov_b64 vcc, s[14:15]",
+    "s_mov_b64 exec, s[8:9]"};
+const std::vector<std::string> kEpilogue = {
+    "s_mov_b64 s[12:13], vcc", "s_mov_b64 exec, -1", "v_cndmask_b32_e64 v5, 0, 1, s[12:13]",
+    "v_lshlrev_b32 v11, 3, v0", "global_store_dwordx2 v11, v[4:5], s[6:7]", "s_endpgm"};
+
+struct Case {
+  const char* text;
+  bool floats;
+  std::function<Outputs(const Inputs&)> expect;
+};
+const std::vector<Case>& packed_cases();
+const std::vector<Case>& sdwa_cases();
+const std::vector<Case>& dpp_cases();
+
+// The harnessed code of `instruction`: every case's instruction is assembled in one run, once.
+std::vector<uint32_t> harnessed(const std::string& instruction) {
+  static std::map<std::string, std::vector<uint32_t>> cache;
+  static std::vector<uint32_t> prologue, epilogue;
+  if (cache.empty()) {
+    std::vector<std::string> lines = kPrologue;
+    lines.insert(lines.end(), kEpilogue.begin(), kEpilogue.end());
+    for (const auto* cases : {&packed_cases(), &sdwa_cases(), &dpp_cases()}) {
+      for (const auto& k : *cases) lines.push_back(k.text);
+    }
+    const auto words = assemble_lines(lines);
+    if (words.empty()) return {};
+    for (size_t i = 0; i < lines.size(); ++i) {
+      auto& into = i < kPrologue.size() ? prologue : i < kPrologue.size() + kEpilogue.size() ? epilogue : cache[lines[i]];
+      into.insert(into.end(), words[i].begin(), words[i].end());
+    }
+  }
+  const auto it = cache.find(instruction);
+  if (it == cache.end()) return {};
+  std::vector<uint32_t> code = prologue;
+  code.insert(code.end(), it->second.begin(), it->second.end());
+  code.insert(code.end(), epilogue.begin(), epilogue.end());
+  return code;
 }
 
 // --- one wave of 64 lanes on the interpreter ---
@@ -218,14 +256,9 @@ Inputs inputs(bool floats) {
   return in;
 }
 
-struct Case {
-  const char* text;
-  bool floats;
-  std::function<Outputs(const Inputs&)> expect;
-};
 
 bool agrees(const Case& k, const Inputs& in, std::string* why = nullptr) {
-  const std::vector<uint32_t> code = assemble(harness(k.text));
+  const std::vector<uint32_t> code = harnessed(k.text);
   if (code.empty()) return false;
   const RunResult r = run(code, in);
   if (r.fault) {
@@ -513,6 +546,30 @@ TEST(IsaExtensions, ISA_ERR_1_UnexecutedExtensionsAreIllegalInstructions) {
     const RunResult r = run(code, in);
     ASSERT_TRUE(r.fault) << std::hex << body[0];
     EXPECT_EQ(static_cast<int>(r.fault->status), static_cast<int>(HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION)) << r.fault->what;
+  }
+}
+
+// Any VOP3P word pair, and any VOP1/VOP2/VOPC with any SDWA or DPP word, either executes or
+// ends the dispatch as an illegal instruction (registers past the 16 allocated included).
+RC_GTEST_PROP(IsaExtensions, ISA_ERR_1_AnyExtendedEncodingExecutesOrIsIllegal, ()) {
+  const auto reg = [] { return *rc::gen::weightedOneOf<uint32_t>({{6, rc::gen::inRange<uint32_t>(0, 16)}, {1, rc::gen::inRange<uint32_t>(0, 256)}}); };
+  const unsigned kind = *rc::gen::inRange(0, 4);
+  uint32_t w0, w1 = *rc::gen::arbitrary<uint32_t>();
+  if (kind == 0) {  // VOP3P: vdst and three sources
+    w0 = (0x1a7u << 23) | (*rc::gen::inRange<uint32_t>(0, 128) << 16) | (*rc::gen::inRange<uint32_t>(0, 256) << 8) | reg();
+    w1 = (w1 & 0xf8000000u) | (256 + reg()) | ((256 + reg()) << 9) | (*rc::gen::element<uint32_t>(256 + reg(), 128, 242, 0) << 18);
+  } else {
+    const uint32_t ext = *rc::gen::element<uint32_t>(0xf9, 0xfa);
+    const uint32_t op = *rc::gen::inRange<uint32_t>(0, 256);
+    if (kind == 1) w0 = (0x3fu << 25) | (reg() << 17) | (op << 9) | ext;                 // VOP1
+    else if (kind == 2) w0 = (0x3eu << 25) | (op << 17) | (reg() << 9) | ext;            // VOPC
+    else w0 = ((op % 62) << 25) | (reg() << 17) | (reg() << 9) | ext;                    // VOP2
+    w1 = (w1 & ~0xffu) | (*rc::gen::inRange(0, 8) == 0 ? *rc::gen::inRange<uint32_t>(0, 256) : reg());
+  }
+  Inputs in;
+  const RunResult r = run({w0, w1, 0xbf810000u}, in);
+  if (r.fault) {
+    RC_ASSERT(static_cast<int>(r.fault->status) == static_cast<int>(HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION));
   }
 }
 
