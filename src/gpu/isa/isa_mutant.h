@@ -16,6 +16,7 @@ enum class IsaMutant : unsigned {
   PackedOpSelHiIgnored,  // ISA-EXEC-6: VOP3P high halves read the high 16 bits whatever op_sel_hi says
   SdwaNoSignExtend,      // ISA-EXEC-7: SDWA sext is ignored (selected bytes/words always zero-extended)
   DppRowShiftReversed,   // ISA-EXEC-8: DPP row_shr reads lane i + n (row_shl's direction)
+  HalfResultKeepsHighBits,  // ISA-EXEC-9: an f16 VALU result sets the high half instead of zeroing it
   kCount
 };
 

@@ -58,7 +58,7 @@ uint16_t float_half(uint16_t op, uint16_t a, uint16_t b, uint16_t c, bool clamp)
   uint16_t bits = half_bits(r);
   if (clamp) {
     const double v = half_value(bits);
-    bits = std::isnan(v) ? 0 : half_bits(std::clamp(v, 0.0, 1.0));
+    bits = std::isnan(v) || v <= 0.0 ? 0 : half_bits(std::min(v, 1.0));  // -0 clamps to +0
   }
   return bits;
 }

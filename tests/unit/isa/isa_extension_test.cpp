@@ -109,6 +109,7 @@ struct Case {
 const std::vector<Case>& packed_cases();
 const std::vector<Case>& sdwa_cases();
 const std::vector<Case>& dpp_cases();
+const std::vector<Case>& half_cases();
 
 // The harnessed code of `instruction`: every case's instruction is assembled in one run, once.
 std::vector<uint32_t> harnessed(const std::string& instruction) {
@@ -117,7 +118,7 @@ std::vector<uint32_t> harnessed(const std::string& instruction) {
   if (cache.empty()) {
     std::vector<std::string> lines = kPrologue;
     lines.insert(lines.end(), kEpilogue.begin(), kEpilogue.end());
-    for (const auto* cases : {&packed_cases(), &sdwa_cases(), &dpp_cases()}) {
+    for (const auto* cases : {&packed_cases(), &sdwa_cases(), &dpp_cases(), &half_cases()}) {
       for (const auto& k : *cases) lines.push_back(k.text);
     }
     const auto words = assemble_lines(lines);
@@ -502,6 +503,107 @@ const std::vector<Case>& dpp_cases() {
   return cases;
 }
 
+// --- f16 VALU (VOP1/VOP2/VOPC/VOP3, and under SDWA and DPP) ---
+
+Case half_case(const char* text, bool floats, std::function<uint32_t(const Inputs&, unsigned)> f) {
+  return Case{text, floats, [=](const Inputs& in) { return per_lane(in, f); }};
+}
+uint32_t half_only(uint16_t h) { return h; }  // gfx9 zeroes the high half of an f16 result
+
+Case half_compare(const char* text, bool floats, std::function<bool(double, double)> f) {
+  return Case{text, floats, [=](const Inputs& in) {
+                Outputs o{in.d, 0};
+                for (unsigned l = 0; l < kLanes; ++l) {
+                  if (((in.exec >> l) & 1) && f(hv(lo16(in.a[l])), hv(lo16(in.b[l])))) o.vcc |= uint64_t{1} << l;
+                }
+                return o;
+              }};
+}
+
+// The class bit of an f16 value: 0 sNaN, 1 qNaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf.
+unsigned class_of(uint16_t h) {
+  const double v = hv(h);
+  const bool neg = (h >> 15) != 0;
+  if (std::isnan(v)) return (h & 0x0200) ? 1 : 0;
+  if (std::isinf(v)) return neg ? 2 : 9;
+  if (v == 0) return neg ? 5 : 6;
+  return std::fabs(v) < 0x1p-14 ? (neg ? 4 : 7) : (neg ? 3 : 8);
+}
+
+const std::vector<Case>& half_cases() {
+  static const std::vector<Case> cases = {
+      half_case("v_add_f16 v4, v1, v2", true, [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.a[l])) + q(lo16(i.b[l])))); }),
+      half_case("v_sub_f16 v4, v1, v2", true, [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.a[l])) - q(lo16(i.b[l])))); }),
+      half_case("v_subrev_f16 v4, v1, v2", true, [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.b[l])) - q(lo16(i.a[l])))); }),
+      half_case("v_mul_f16_e64 v4, -v1, |v2| clamp", true, [](const Inputs& i, unsigned l) {
+        return half_only(hclamp(hround(q(hneg(lo16(i.a[l]))) * q(lo16(i.b[l]) & 0x7fff))));
+      }),
+      half_case("v_fma_f16 v4, v1, -v2, v3", true, [](const Inputs& i, unsigned l) {
+        return half_only(hround(q(lo16(i.a[l])) * q(hneg(lo16(i.b[l]))) + q(lo16(i.c[l]))));
+      }),
+      half_case("v_add_f16 v4, 1.0, v2", true, [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.b[l])) + 1)); }),
+      half_case("v_max_f16 v4, v1, v2", true, [](const Inputs& i, unsigned l) {
+        const uint16_t a = lo16(i.a[l]), b = lo16(i.b[l]);
+        return half_only(hv(a) == hv(b) ? (a & 0x8000 ? b : a) : (hv(a) > hv(b) ? a : b));
+      }),
+      half_case("v_min_f16 v4, v1, v2", true, [](const Inputs& i, unsigned l) {
+        const uint16_t a = lo16(i.a[l]), b = lo16(i.b[l]);
+        return half_only(hv(a) == hv(b) ? (a & 0x8000 ? a : b) : (hv(a) < hv(b) ? a : b));
+      }),
+      half_case("v_cvt_f16_f32 v4, v1", true, [](const Inputs& i, unsigned l) {
+        return half_only(hround(static_cast<__float128>(f32(i.a[l]))));
+      }),
+      half_case("v_cvt_f32_f16 v4, v1", true, [](const Inputs& i, unsigned l) { return bits(static_cast<float>(hv(lo16(i.a[l])))); }),
+      half_case("v_cvt_u16_f16 v4, v1", true, [](const Inputs& i, unsigned l) {
+        return static_cast<uint32_t>(std::clamp(std::trunc(hv(lo16(i.a[l]))), 0.0, 65535.0));
+      }),
+      half_case("v_cvt_i16_f16 v4, v1", true, [](const Inputs& i, unsigned l) {
+        return uint32_t{static_cast<uint16_t>(static_cast<int>(std::clamp(std::trunc(hv(lo16(i.a[l]))), -32768.0, 32767.0)))};
+      }),
+      half_case("v_cvt_f16_u16 v4, v1", false, [](const Inputs& i, unsigned l) { return half_only(hround(lo16(i.a[l]))); }),
+      half_case("v_cvt_f16_i16 v4, v1", false, [](const Inputs& i, unsigned l) { return half_only(hround(s16(lo16(i.a[l])))); }),
+      half_compare("v_cmp_lt_f16 vcc, v1, v2", true, [](double a, double b) { return a < b; }),
+      half_compare("v_cmp_nge_f16 vcc, v1, v2", false, [](double a, double b) { return !(a >= b); }),
+      Case{"v_cmp_class_f16 vcc, v1, v2", false,
+           [](const Inputs& in) {
+             Outputs o{in.d, 0};
+             for (unsigned l = 0; l < kLanes; ++l) {
+               if (((in.exec >> l) & 1) && ((in.b[l] >> class_of(lo16(in.a[l]))) & 1)) o.vcc |= uint64_t{1} << l;
+             }
+             return o;
+           }},
+      // Under SDWA: the halves as selected words, the result placed in a word.
+      half_case("v_cvt_f32_f16_sdwa v4, v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1", true,
+                [](const Inputs& i, unsigned l) { return bits(static_cast<float>(hv(hi16(i.a[l])))); }),
+      half_case("v_add_f16_sdwa v4, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_1 src1_sel:WORD_0", true,
+                [](const Inputs& i, unsigned l) {
+                  return (i.d[l] & 0xffffu) | uint32_t{hround(q(hi16(i.a[l])) + q(lo16(i.b[l])))} << 16;
+                }),
+      // Under DPP: src0 from the partner lane of the quad (lanes whose partner EXEC disables are not written).
+      Case{"v_max_f16_dpp v4, v1, v2 quad_perm:[2,3,0,1] row_mask:0xf bank_mask:0xf", true,
+           [](const Inputs& in) {
+             Outputs o{in.d, in.vcc};
+             for (unsigned l = 0; l < kLanes; ++l) {
+               const unsigned s = (l & ~3u) | ((l + 2) & 3);
+               if (!((in.exec >> l) & 1) || !((in.exec >> s) & 1)) continue;
+               const uint16_t a = lo16(in.a[s]), b = lo16(in.b[l]);
+               o.d[l] = hv(a) == hv(b) ? (a & 0x8000 ? b : a) : (hv(a) > hv(b) ? a : b);
+             }
+             return o;
+           }},
+  };
+  return cases;
+}
+
+// covers: ISA-EXEC-7, ISA-EXEC-8
+RC_GTEST_PROP(IsaExtensions, ISA_EXEC_9_HalfPrecisionValu, ()) {
+  for (const Case& k : half_cases()) {
+    std::string why;
+    const Inputs in = inputs(k.floats);
+    if (!agrees(k, in, &why)) RC_FAIL(std::string(k.text) + ": " + why);
+  }
+}
+
 RC_GTEST_PROP(IsaExtensions, ISA_EXEC_6_PackedSixteenBitMath, ()) {
   for (const Case& k : packed_cases()) {
     std::string why;
@@ -601,7 +703,7 @@ const Case& find(const std::vector<Case>& cases, const std::string& prefix) {
   return none;
 }
 
-// covers: ISA-EXEC-6, ISA-EXEC-7, ISA-EXEC-8
+// covers: ISA-EXEC-6, ISA-EXEC-7, ISA-EXEC-8, ISA-EXEC-9
 TEST(IsaExtensionMutants, EveryMutantIsCaught) {
   const Inputs in = fixed_inputs();
   const Case& packed = find(packed_cases(), "v_pk_min_u16 v4, v1, v2 op_sel:[1,1] op_sel_hi:[0,0]");
@@ -622,6 +724,12 @@ TEST(IsaExtensionMutants, EveryMutantIsCaught) {
   {
     Mutant m(IsaMutant::DppRowShiftReversed);
     EXPECT_FALSE(agrees(dpp, in));
+  }
+  const Case& half = find(half_cases(), "v_add_f16 v4, v1, v2");
+  ASSERT_TRUE(half.expect && agrees(half, in));
+  {
+    Mutant m(IsaMutant::HalfResultKeepsHighBits);
+    EXPECT_FALSE(agrees(half, in));
   }
 }
 #endif
