@@ -1,11 +1,11 @@
-// tests/unit/isa/isa_extension_test.cpp - VOP3P, SDWA and DPP instructions assembled by llvm-mc-15, run by the
+// tests/unit/isa/isa_extension_test.cpp - VOP3P, SDWA, DPP and f16 instructions assembled by llvm-mc-15, run by the
 // interpreter on random inputs, against reference values computed here on the host.
 //
 // Each case is one instruction in a fixed harness (load v1-v4 per lane and
 // EXEC, VCC and s10 from the kernarg; run the instruction; store v4 and the
 // VCC bit of each lane). The references are written from the Vega ISA manual
 // independently of src/gpu/isa: integers exactly, f16 exactly (the exact
-// result in __float128, rounded once to binary16). ISA-EXEC-6/7/8; the planted
+// result in __float128, rounded once to binary16). ISA-EXEC-6..9; the planted
 // bugs of isa_mutant.h for them must make a case fail.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
