@@ -15,6 +15,22 @@ from collections import defaultdict
 
 NOP = 0xBF800000  # s_nop 0
 
+def llvm_disassemble_cached(llvm_mc, insts, cache):
+    """llvm_disassemble, reusing the result stored in `cache` for the same input (the checks run it several times)."""
+    import hashlib, json, os
+    key = hashlib.sha256((llvm_mc + repr(insts)).encode()).hexdigest()
+    if cache and os.path.exists(cache):
+        with open(cache) as f:
+            stored = json.load(f)
+        if stored.get("key") == key:
+            return {bytes.fromhex(k): (v[0], v[1], v[2]) for k, v in stored["result"].items()}
+    result = llvm_disassemble(llvm_mc, insts)
+    if cache:
+        with open(cache + ".tmp", "w") as f:
+            json.dump({"key": key, "result": {k.hex(): list(v) for k, v in result.items()}}, f)
+        os.replace(cache + ".tmp", cache)
+    return result
+
 def llvm_disassemble(llvm_mc, insts):
     # llvm-mc reads one byte stream: after a rejected 8-byte encoding it decodes the second dword
     # as the next instruction, which may swallow the following one. Two s_nop after each
@@ -227,7 +243,7 @@ def check(args, mutant=None):
     rng = random.Random(20261124)
     cases = generate(rng)
     words = [c[2] for c in cases]
-    llvm = llvm_disassemble(args.llvm_mc, words)
+    llvm = llvm_disassemble_cached(args.llvm_mc, words, args.llvm_cache)
     ours = rocref_decode(args.tool, words, mutant)
     errors = []
     known = defaultdict(dict)  # format -> op -> mnemonic (LLVM's gfx900 opcode list)
@@ -347,6 +363,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--tool", required=True); p.add_argument("--llvm-mc", required=True)
     p.add_argument("--coverage"); p.add_argument("--mutant")
+    p.add_argument("--llvm-cache", help="file keeping LLVM's disassembly of the generated encodings between runs")
     args = p.parse_args()
     if args.mutant:
         errors, _ = check(args, args.mutant)

@@ -14,7 +14,8 @@ namespace {
 
 int run_check(const std::string& extra) {
   const std::string command = std::string(ROCREF_PYTHON) + " " + ROCREF_ISA_CHECK_SCRIPT + " --tool " +
-                              ROCREF_ISA_DECODE_TOOL + " --llvm-mc " + ROCREF_LLVM_MC + " " + extra + " > /dev/null";
+                              ROCREF_ISA_DECODE_TOOL + " --llvm-mc " + ROCREF_LLVM_MC + " --llvm-cache " +
+                              ROCREF_ISA_COVERAGE_DIR + "/llvm_disassembly.json " + extra + " > /dev/null";
   const int status = std::system(command.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
