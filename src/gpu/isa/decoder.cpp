@@ -72,25 +72,64 @@ bool widen_vop2(Inst& in, uint32_t op, const uint32_t* w, size_t available) {
   return take_literal(in, w, available, 2);
 }
 
+// The SDWA or DPP extension word of a VOP1/VOP2/VOPC instruction (Vega ISA 12.8, 12.9):
+// source selects, modifiers and lane controls; src0 comes from the extension word.
+Inst extend(Inst in, uint32_t w1, bool sdwa) {
+  const uint32_t vop2_op = field(in.word0, 25, 6);
+  if (in.format == Format::VOP2 && (vop2_op == 0x17 || vop2_op == 0x18 || vop2_op == 0x24 || vop2_op == 0x25)) {
+    return invalid(&in.word0);  // madmk/madak carry a literal, not an extension word
+  }
+  in.base = in.format;
+  in.format = sdwa ? Format::SDWA : Format::DPP;
+  in.word1 = w1;
+  in.dwords = 2;
+  in.literal = 0;
+  if (!sdwa) {
+    in.src[0] = static_cast<uint16_t>(kVgpr0 + field(w1, 0, 8));
+    in.dpp_ctrl = static_cast<uint16_t>(field(w1, 8, 9));
+    in.bound_ctrl = field(w1, 19, 1) != 0;
+    in.neg = static_cast<uint8_t>(field(w1, 20, 1) | field(w1, 22, 1) << 1);
+    in.abs = static_cast<uint8_t>(field(w1, 21, 1) | field(w1, 23, 1) << 1);
+    in.bank_mask = static_cast<uint8_t>(field(w1, 24, 4));
+    in.row_mask = static_cast<uint8_t>(field(w1, 28, 4));
+    return in;
+  }
+  // S0/S1: the source is a scalar operand code instead of a VGPR (GFX9 SDWA).
+  const uint32_t src0 = field(w1, 0, 8);
+  in.src[0] = static_cast<uint16_t>(field(w1, 23, 1) ? src0 : kVgpr0 + src0);
+  if (in.src[0] == kLiteral) return invalid(&in.word0);
+  if (in.base != Format::VOP1 && field(w1, 31, 1)) in.src[1] = static_cast<uint16_t>(field(in.word0, 9, 8));
+  const bool swap = isa_mutant_active(IsaMutant::SdwaSrcSelSwapped);
+  in.sel[swap ? 2 : 1] = static_cast<uint8_t>(field(w1, 16, 3));
+  in.sel[swap ? 1 : 2] = static_cast<uint8_t>(field(w1, 24, 3));
+  in.sext = static_cast<uint8_t>(field(w1, 19, 1) | field(w1, 27, 1) << 1);
+  in.neg = static_cast<uint8_t>(field(w1, 20, 1) | field(w1, 28, 1) << 1);
+  in.abs = static_cast<uint8_t>(field(w1, 21, 1) | field(w1, 29, 1) << 1);
+  if (in.base == Format::VOPC) {  // SD: the mask goes to SDST instead of VCC
+    if (field(w1, 15, 1)) in.sdst = static_cast<uint16_t>(field(w1, 8, 7));
+  } else {
+    in.sel[0] = static_cast<uint8_t>(field(w1, 8, 3));
+    in.dst_unused = static_cast<uint8_t>(field(w1, 11, 2));
+    in.clamp = static_cast<uint8_t>(field(w1, 13, 1));
+    in.omod = static_cast<uint8_t>(field(w1, 14, 2));
+  }
+  return in;
+}
+
 Inst decode_vop12c(const uint32_t* w, size_t available) {
   Inst in;
   in.word0 = w[0];
   const uint32_t src0 = field(w[0], 0, 9);
   in.src[0] = static_cast<uint16_t>(src0);
   const uint32_t top7 = field(w[0], 25, 7);
-  if (src0 == 0xf9 || src0 == 0xfa) {  // SDWA / DPP extension word
-    if (available < 2) return truncated(w);
-    in.format = src0 == 0xf9 ? Format::SDWA : Format::DPP;
-    in.dwords = 2;
-    in.word1 = w[1];
-    return in;
-  }
+  const bool ext = src0 == 0xf9 || src0 == 0xfa;  // SDWA / DPP extension word follows
+  if (ext && available < 2) return truncated(w);
   if (top7 == 0x3f) {  // VOP1
     in.format = Format::VOP1;
     in.vdst = static_cast<uint16_t>(field(w[0], 17, 8));
     in.op = static_cast<uint16_t>(0x140 + field(w[0], 9, 8));
-    if (!take_literal(in, w, available, 1)) return truncated(w);
-    return in;
+    if (!ext && !take_literal(in, w, available, 1)) return truncated(w);
+    return ext ? extend(in, w[1], src0 == 0xf9) : in;
   }
   // ISA-DEC-1: vsrc1 is always a VGPR (the mutant reads it as an SGPR code).
   in.src[1] = static_cast<uint16_t>((isa_mutant_active(IsaMutant::Vop2Src1AsSgpr) ? 0 : kVgpr0) + field(w[0], 9, 8));
@@ -98,13 +137,13 @@ Inst decode_vop12c(const uint32_t* w, size_t available) {
     in.format = Format::VOPC;
     in.op = static_cast<uint16_t>(field(w[0], 17, 8));
     in.sdst = kVccLo;
-    if (!take_literal(in, w, available, 2)) return truncated(w);
-    return in;
+    if (!ext && !take_literal(in, w, available, 2)) return truncated(w);
+    return ext ? extend(in, w[1], src0 == 0xf9) : in;
   }
   in.format = Format::VOP2;
   in.vdst = static_cast<uint16_t>(field(w[0], 17, 8));
   if (!widen_vop2(in, field(w[0], 25, 6), w, available)) return truncated(w);
-  return in;
+  return ext ? extend(in, w[1], src0 == 0xf9) : in;
 }
 
 bool is_vop3b(uint32_t op) {
@@ -129,6 +168,7 @@ Inst decode_vop3(const uint32_t* w, size_t available, bool packed) {
   if (packed) {
     in.opsel = static_cast<uint8_t>(field(w[0], 11, 3));
     in.abs = static_cast<uint8_t>(field(w[0], 8, 3));  // neg_hi
+    in.opsel_hi = static_cast<uint8_t>(field(w[1], 27, 2) | field(w[0], 14, 1) << 2);
     return in;
   }
   in.omod = static_cast<uint8_t>(field(w[1], 27, 2));

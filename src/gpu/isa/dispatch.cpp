@@ -26,6 +26,9 @@ Step execute(Wave& w, const Inst& in, ExecContext& ctx) {
     case Format::DS: return exec_ds(w, in, ctx);
     case Format::FLAT: case Format::GLOBAL: case Format::SCRATCH: return exec_flat(w, in, ctx);
     case Format::MUBUF: return exec_mubuf(w, in, ctx);
+    case Format::VOP3P: return exec_vop3p(w, in, ctx);
+    case Format::SDWA: return exec_sdwa(w, in, ctx);
+    case Format::DPP: return exec_dpp(w, in, ctx);
     case Format::Invalid: return ctx.illegal(in, w.pc, "illegal");
     default: return ctx.illegal(in, w.pc, "unimplemented");
   }
@@ -104,7 +107,7 @@ void setup_wave(Wave& w, unsigned wave, const Geometry& g, const KernelDescripto
   const unsigned lanes = std::min<unsigned>(kWaveLanes, items - first);
   w.set_exec(lanes == 64 ? ~uint64_t{0} : (uint64_t{1} << lanes) - 1);
   w.nvgpr = f.vgprs;
-  w.v.assign(size_t{w.nvgpr} * kWaveLanes, 0);
+  w.v.assign(size_t{w.nvgpr + kHiddenRows} * kWaveLanes, 0);
   const unsigned x_reg = isa_mutant_active(IsaMutant::WorkItemIdXInV1) ? 1 : 0;
   for (unsigned l = 0; l < lanes; ++l) {
     const uint32_t flat = first + l;

@@ -96,6 +96,9 @@ Step exec_valu(Wave& w, const Inst& in, ExecContext& ctx);
 Step exec_ds(Wave& w, const Inst& in, ExecContext& ctx);
 Step exec_flat(Wave& w, const Inst& in, ExecContext& ctx);
 Step exec_mubuf(Wave& w, const Inst& in, ExecContext& ctx);
+Step exec_vop3p(Wave& w, const Inst& in, ExecContext& ctx);  // vector_packed.cpp
+Step exec_sdwa(Wave& w, const Inst& in, ExecContext& ctx);   // vector_sdwa.cpp
+Step exec_dpp(Wave& w, const Inst& in, ExecContext& ctx);    // vector_dpp.cpp
 
 // Whether an executor implements (format, op): the coverage table's "implemented" column.
 bool implemented(Format format, uint16_t op) noexcept;

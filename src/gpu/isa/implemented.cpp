@@ -16,7 +16,7 @@ bool implemented(Format format, uint16_t op) noexcept {
     void* translate(uint64_t, size_t, Access) noexcept override { return nullptr; }
   } none;
   static thread_local Wave w;
-  if (w.nvgpr != 256) { w.nvgpr = 256; w.v.assign(256 * kWaveLanes, 0); }
+  if (w.v.empty()) { w.nvgpr = 256; w.v.assign((256 + kHiddenRows) * kWaveLanes, 0); }
   std::memset(w.s, 0, sizeof w.s);
   w.pc = 0x1000;
   ExecContext ctx;
@@ -42,6 +42,13 @@ bool implemented(Format format, uint16_t op) noexcept {
     case Format::DS: step = exec_ds(w, in, ctx); break;
     case Format::FLAT: case Format::GLOBAL: case Format::SCRATCH: step = exec_flat(w, in, ctx); break;
     case Format::MUBUF: in.saddr = 0; step = exec_mubuf(w, in, ctx); break;  // V# in s[0:3] (zero)
+    case Format::VOP3P: step = exec_vop3p(w, in, ctx); break;
+    case Format::SDWA: case Format::DPP:  // `op` in the VOP3 space names the base encoding
+      in.base = op < 0x100 ? Format::VOPC : op < 0x140 ? Format::VOP2 : op < 0x180 ? Format::VOP1 : Format::Invalid;
+      in.sdst = kVccLo;
+      in.dpp_ctrl = 0xe4;  // quad_perm:[0,1,2,3], the identity
+      step = format == Format::SDWA ? exec_sdwa(w, in, ctx) : exec_dpp(w, in, ctx);
+      break;
     default: return false;
   }
   // Faults other than an illegal instruction (a page fault, a trap) mean the opcode executed.

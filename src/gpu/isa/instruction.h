@@ -16,7 +16,7 @@ enum class Format : uint8_t {
   SOP1, SOP2, SOPK, SOPC, SOPP, SMEM,
   VOP1, VOP2, VOPC, VOP3, VOP3P,
   DS, FLAT, GLOBAL, SCRATCH, MUBUF,
-  SDWA, DPP,  // VOP1/2/C with an SDWA or DPP extension word: decoded, not executed
+  SDWA, DPP,  // VOP1/2/C with an SDWA or DPP extension word (`base` names which)
   Other,      // a known encoding family not executed (VINTRP, MTBUF, MIMG, EXP)
 };
 
@@ -38,7 +38,16 @@ struct Inst {
   uint16_t sdst = 0;     // scalar destination code: VOP3B carry/VOPC mask, SOP dst, SMEM sdata
   uint32_t literal = 0;  // the literal constant when an operand is kLiteral (or madak/madmk K)
   int32_t imm = 0;       // SOPP/SOPK simm16, SMEM/FLAT/DS/MUBUF offset
-  uint8_t neg = 0, abs = 0, omod = 0, clamp = 0, opsel = 0;  // VOP3 modifiers
+  uint8_t neg = 0, abs = 0, omod = 0, clamp = 0, opsel = 0;  // VOP3 modifiers (VOP3P: abs holds neg_hi)
+  uint8_t opsel_hi = 0;  // VOP3P op_sel_hi (bit i: source i)
+  // SDWA / DPP: the VOP1/VOP2/VOPC encoding extended, and the extension word's fields.
+  Format base = Format::Invalid;
+  uint8_t sel[3] = {6, 6, 6};  // SDWA dst_sel, src0_sel, src1_sel (0-3 BYTE_n, 4-5 WORD_n, 6 DWORD)
+  uint8_t dst_unused = 0;      // SDWA: 0 pad with zeros, 1 sign-extend, 2 preserve
+  uint8_t sext = 0;            // SDWA: bit i sign-extends source i
+  uint16_t dpp_ctrl = 0;       // DPP_CTRL (quad_perm, row shifts, wave shifts, mirrors, broadcasts)
+  uint8_t row_mask = 0xf, bank_mask = 0xf;
+  bool bound_ctrl = false;     // DPP: an invalid source lane reads 0 (else the lane is not written)
   bool glc = false, slc = false, smem_imm = true, offen = false, idxen = false, e64 = false;
   uint8_t offset1 = 0;   // DS second offset
   uint16_t saddr = 0;    // GLOBAL/SCRATCH saddr code (0x7f: off); SMEM sbase code; MUBUF srsrc code

@@ -156,6 +156,7 @@ bool wide_op(Wave& w, const Inst& in, ExecContext& ctx, Step* step) {
 
 Step exec_valu(Wave& w, const Inst& in, ExecContext& ctx) {
   Step step = Step::Next;
+  if (exec_vector_half(w, in, ctx, &step)) return step;
   if (in.op < 0xa0) {  // float compares and classes
     if (exec_vector_float(w, in, ctx, &step)) return step;
     return ctx.illegal(in, w.pc, "unimplemented");

@@ -84,5 +84,12 @@ inline void write_lanes64(Wave& w, unsigned vdst, uint64_t exec, F&& f) {
 
 // Float executors (vector_float.cpp): Next when `in.op` is one of theirs, else nullopt-like Fault with no fault set.
 bool exec_vector_float(Wave& w, const Inst& in, ExecContext& ctx, Step* step);
+// f16 executors (vector_half.cpp), same contract.
+bool exec_vector_half(Wave& w, const Inst& in, ExecContext& ctx, Step* step);
+
+// SDWA and DPP (vector_sdwa.cpp): whether the base instruction has no extended form the
+// model executes, and the base instruction run with operands in the wave's hidden rows.
+bool extension_refused(const Inst& in);
+Step run_on_hidden_rows(Wave& w, const Inst& inner, ExecContext& ctx);
 
 }  // namespace rocref::gpu::isa

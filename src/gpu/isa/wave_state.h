@@ -21,6 +21,11 @@ inline constexpr uint64_t kSharedApertureBase = uint64_t{1} << 48;
 inline constexpr uint64_t kPrivateApertureBase = uint64_t{2} << 48;
 inline constexpr uint64_t kApertureSize = uint64_t{1} << 32;
 
+// Rows past the wave's VGPR allocation that SDWA and DPP use for their prepared
+// operands (the selected bytes, the permuted lanes) and the SDWA result before its
+// dst_sel placement; no instruction can name them (vgpr_ok refuses them).
+inline constexpr unsigned kHiddenRows = 4;
+
 enum class WaveState : uint8_t { Running, AtBarrier, Done };
 
 struct Wave {
@@ -31,7 +36,7 @@ struct Wave {
   uint32_t wave_id = 0;       // index within the work-group
   uint64_t pc = 0;
   uint32_t nvgpr = 0;
-  std::vector<uint32_t> v;    // nvgpr * 64
+  std::vector<uint32_t> v;    // (nvgpr + kHiddenRows) * 64
   uint64_t instructions = 0;  // executed by this wave
 
   uint64_t exec() const { return uint64_t{s[kExecLo]} | uint64_t{s[kExecHi]} << 32; }

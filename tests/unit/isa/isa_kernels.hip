@@ -2,6 +2,7 @@
 //
 // Each has a host twin in isa_semantics_test.cpp; the test compares them on random inputs.
 #include <hip/hip_runtime.h>
+#include <hip/hip_fp16.h>
 
 extern "C" __global__ void vadd(const float* a, const float* b, float* c, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -72,4 +73,50 @@ extern "C" __global__ void private_array(const int* in, int* out, int n) {
   int sum = 0;
   for (int k = 7; k >= 0; --k) sum = sum * 3 + local[k];
   if (i < n) out[i] = sum;
+}
+
+// Packed f16 (VOP3P with op_sel, op_sel_hi, neg_lo, neg_hi): hipcc contracts the
+// subtraction of a product into a second v_pk_fma_f16.
+extern "C" __global__ void half2_math(const __half2* a, const __half2* b, const __half2* c, __half2* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    __half2 x = a[i], y = b[i], z = c[i];
+    __half2 r = __hfma2(x, y, z);
+    r = __hsub2(r, __hmul2(x, __lowhigh2highlow(z)));
+    out[i] = __hadd2(r, __low2half2(y));
+  }
+}
+
+// Packed 16-bit integers (v_pk_mul_lo_u16, v_pk_add_u16) and an SDWA word select.
+extern "C" __global__ void short2_math(const short2* a, const short2* b, short2* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    short2 x = a[i], y = b[i];
+    out[i] = make_short2((short)(x.x * y.x + x.y), (short)(x.y * y.y + y.x));
+  }
+}
+
+// Byte and word extraction: SDWA selects with sign extension (v_mul_i32_i24_sdwa, v_xor_b32_sdwa).
+extern "C" __global__ void bytes(const unsigned* in, unsigned* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    unsigned v = in[i];
+    unsigned char b0 = v, b1 = v >> 8, b2 = v >> 16, b3 = v >> 24;
+    signed char s2 = (signed char)(v >> 16);
+    short w1 = (short)(v >> 16);
+    out[i] = (unsigned)(b0 * b1) + (b2 ^ b3) * 3u + (unsigned)(int)s2 * (unsigned)w1 + (unsigned)(b3 * (v & 0xffff));
+  }
+}
+
+// An inclusive prefix sum over each wave of 64 with DPP (row_shr, row_bcast:15/31, row masks).
+extern "C" __global__ void dpp_scan(const int* in, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = i < n ? in[i] : 0;
+  v += __builtin_amdgcn_update_dpp(0, v, 0x111, 0xf, 0xf, false);  // row_shr:1
+  v += __builtin_amdgcn_update_dpp(0, v, 0x112, 0xf, 0xf, false);  // row_shr:2
+  v += __builtin_amdgcn_update_dpp(0, v, 0x114, 0xf, 0xf, false);  // row_shr:4
+  v += __builtin_amdgcn_update_dpp(0, v, 0x118, 0xf, 0xf, false);  // row_shr:8
+  v += __builtin_amdgcn_update_dpp(0, v, 0x142, 0xa, 0xf, false);  // row_bcast:15 into rows 1 and 3
+  v += __builtin_amdgcn_update_dpp(0, v, 0x143, 0xc, 0xf, false);  // row_bcast:31 into rows 2 and 3
+  if (i < n) out[i] = v;
 }

@@ -15,6 +15,22 @@ from collections import defaultdict
 
 NOP = 0xBF800000  # s_nop 0
 
+def llvm_disassemble_cached(llvm_mc, insts, cache):
+    """llvm_disassemble, reusing the result stored in `cache` for the same input (the checks run it several times)."""
+    import hashlib, json, os
+    key = hashlib.sha256((llvm_mc + repr(insts)).encode()).hexdigest()
+    if cache and os.path.exists(cache):
+        with open(cache) as f:
+            stored = json.load(f)
+        if stored.get("key") == key:
+            return {bytes.fromhex(k): (v[0], v[1], v[2]) for k, v in stored["result"].items()}
+    result = llvm_disassemble(llvm_mc, insts)
+    if cache:
+        with open(cache + ".tmp", "w") as f:
+            json.dump({"key": key, "result": {k.hex(): list(v) for k, v in result.items()}}, f)
+        os.replace(cache + ".tmp", cache)
+    return result
+
 def llvm_disassemble(llvm_mc, insts):
     # llvm-mc reads one byte stream: after a rejected 8-byte encoding it decodes the second dword
     # as the next instruction, which may swallow the following one. Two s_nop after each
@@ -27,7 +43,8 @@ def llvm_disassemble(llvm_mc, insts):
         m = re.match(r"\s*(\S+)(.*?)\s*;\s*encoding:\s*\[(.*)\]", line)
         if m:
             raw = bytes(int(x, 16) for x in m.group(3).split(","))
-            result[raw] = (m.group(1), [t.strip() for t in m.group(2).split(",") if t.strip()] if m.group(2).strip() else [])
+            result[raw] = (m.group(1), [t.strip() for t in m.group(2).split(",") if t.strip()] if m.group(2).strip() else [],
+                           m.group(2))
     return result
 
 def rocref_decode(tool, insts, mutant=None):
@@ -40,7 +57,7 @@ def rocref_decode(tool, insts, mutant=None):
         d = {"format": f[0], "op": int(f[1]), "dwords": int(f[2])}
         for kv in f[3:]:
             k, v = kv.split("=")
-            d[k] = int(v)
+            d[k] = v if k == "base" else int(v)
         decoded.append(d)
     return decoded
 
@@ -83,6 +100,32 @@ def generate(rng):
         out.append(("VOP3P", op, [(0x1A7 << 23) | (op << 16) | rng.randrange(0, 240), vg() | (vg() << 9) | (3 << 27)]))
         out.append(("VOP3P", op, [(0x1A7 << 23) | (op << 16) | (1 << 14) | rng.randrange(0, 240),
                                   vg() | (vg() << 9) | (3 << 27)]))  # op_sel_hi of the unused src2 set
+    # SDWA and DPP forms of VOP1/VOP2/VOPC: random selects, modifiers and lane controls.
+    dpp_ctrls = [rng.randrange(0, 256) for _ in range(4)] + [0x100 + n for n in range(1, 16)] + \
+                [0x110 + n for n in range(1, 16)] + [0x120 + n for n in range(1, 16)] + list(range(0x130, 0x144))
+    def sdwa_word(vopc):
+        w1 = rng.randrange(0, 200) | (rng.randrange(0, 7) << 16) | (rng.randrange(0, 2) << 19) | \
+             (rng.randrange(0, 7) << 24) | (rng.randrange(0, 2) << 27)
+        w1 |= rng.choice([0, 0, 1 << 23]) | rng.choice([0, 0, 1 << 31])  # S0 / S1: scalar sources
+        if vopc:
+            w1 |= rng.choice([0, (1 << 15) | (rng.randrange(0, 50) * 2 << 8)])
+        else:
+            w1 |= (rng.randrange(0, 7) << 8) | (rng.randrange(0, 3) << 11) | (rng.randrange(0, 2) << 13)
+        return w1
+    def dpp_word():
+        return rng.randrange(0, 200) | (rng.choice(dpp_ctrls) << 8) | (rng.randrange(0, 2) << 19) | \
+               (rng.randrange(0, 16) << 24) | (rng.randrange(0, 16) << 28)
+    for op, _ in ((op, k) for op in range(256) for k in range(3)):  # three variants: LLVM refuses some selects
+        for ext, word in ((0xF9, lambda c: sdwa_word(c)), (0xFA, lambda c: dpp_word())):
+            out.append(("VOP1", op, [(0x3F << 25) | (rng.randrange(0, 200) << 17) | (op << 9) | ext, word(False)]))
+            out.append(("VOPC", op, [(0x3E << 25) | (op << 17) | (rng.randrange(0, 200) << 9) | ext, word(True)]))
+            if op < 62:
+                out.append(("VOP2", op, [(op << 25) | (rng.randrange(0, 200) << 17) | (rng.randrange(0, 200) << 9) | ext,
+                                         word(False)]))
+    for op in range(128):  # VOP3P with random op_sel, op_sel_hi, neg_lo, neg_hi and clamp
+        for _ in range(2):
+            out.append(("VOP3P", op, [(0x1A7 << 23) | (op << 16) | (rng.randrange(0, 256) << 8) | rng.randrange(0, 240),
+                                      vg() | (vg() << 9) | (vg() << 18) | (rng.randrange(0, 32) << 27)]))
     for op in range(0x380):  # VOP3 opcodes 0x380+ are the VOP3P encoding
         for s2 in (0, 1):
             srcs = vg() | (vg() << 9) | ((vg() if s2 else 0) << 18)
@@ -124,7 +167,71 @@ def token_is(tok, spec):
     return tok == "%s%d" % (kind, value) or tok.startswith("%s[%d:" % (kind, value))
 
 def base_mnemonic(m):
-    return re.sub(r"_(e32|e64|vop3)$", "", m)
+    return re.sub(r"_(e32|e64|vop3|sdwa|dpp)$", "", m)
+
+SELS = {"BYTE_0": 0, "BYTE_1": 1, "BYTE_2": 2, "BYTE_3": 3, "WORD_0": 4, "WORD_1": 5, "DWORD": 6}
+UNUSED = {"UNUSED_PAD": 0, "UNUSED_SEXT": 1, "UNUSED_PRESERVE": 2}
+
+def dpp_ctrl_of(text):
+    """DPP_CTRL from LLVM's printed lane control, None when it prints none."""
+    m = re.search(r"quad_perm:\[(\d),(\d),(\d),(\d)\]", text)
+    if m: return sum(int(m.group(i + 1)) << (2 * i) for i in range(4))
+    m = re.search(r"\b(row_shl|row_shr|row_ror):(\d+)", text)
+    if m: return {"row_shl": 0x100, "row_shr": 0x110, "row_ror": 0x120}[m.group(1)] + int(m.group(2))
+    for name, code in (("wave_shl:1", 0x130), ("wave_rol:1", 0x134), ("wave_shr:1", 0x138), ("wave_ror:1", 0x13C),
+                       ("row_half_mirror", 0x141), ("row_mirror", 0x140), ("row_bcast:15", 0x142), ("row_bcast:31", 0x143)):
+        if re.search(r"\b" + name + r"(\s|$)", text): return code
+    return None
+
+def bits_of(text, name):
+    m = re.search(r"\b" + name + r":\[([01,]+)\]", text)
+    return None if not m else sum(int(b) << i for i, b in enumerate(m.group(1).split(",")))
+
+def extension_errors(fmt, d, mnem, text, where):
+    """ISA-DEC-1 for the SDWA, DPP and VOP3P fields LLVM prints as keywords."""
+    errors = []
+    def need(cond, what):
+        if not cond: errors.append("%s: %s" % (what, where))
+    if d["format"] == "SDWA":
+        # The sources LLVM prints last (after vdst / sdst, before a trailing vcc), modifiers stripped.
+        srcs = [re.sub(r"^(sext\(|-(?=\D)|\|)+|[)|]+$", "", t.strip()) for t in re.split(r"\s(?:clamp|mul:|div:|dst_sel|src0_sel|src1_sel|dst_unused)", text)[0].split(",")]
+        srcs = [t for t in srcs if t]
+        nsrc = 1 if fmt == "VOP1" else 2
+        if srcs and srcs[-1] == "vcc" and len(srcs) > nsrc + 1: srcs = srcs[:-1]
+        if len(srcs) >= nsrc + 1:
+            for i in range(nsrc):
+                tok = srcs[len(srcs) - nsrc + i]
+                if not token_is(tok, scalar_tokens(d["src%d" % i])):
+                    errors.append("src%d %s is not %s: %s" % (i, tok, d["src%d" % i], where))
+        for key, field in (("dst_sel", "sel0"), ("src0_sel", "sel1"), ("src1_sel", "sel2")):
+            m = re.search(r"\b%s:(\w+)" % key, text)
+            if m: need(SELS[m.group(1)] == d[field], key)
+        m = re.search(r"dst_unused:(\w+)", text)
+        if m: need(UNUSED[m.group(1)] == d["dst_unused"], "dst_unused")
+        if fmt != "VOPC": need(("clamp" in text.split()) == bool(d["clamp"]), "clamp")
+        need(text.count("sext(") == bin(d["sext"]).count("1"), "sext")
+    elif d["format"] == "DPP":
+        ctrl = dpp_ctrl_of(text)
+        if ctrl is not None: need(ctrl == d["dpp_ctrl"], "dpp_ctrl")
+        for key in ("row_mask", "bank_mask"):
+            m = re.search(r"\b%s:(0x[0-9a-f]+)" % key, text)
+            if m: need(int(m.group(1), 16) == d[key], key)
+        need(("bound_ctrl:" in text) == bool(d["bound_ctrl"]), "bound_ctrl")
+    elif fmt == "VOP3P":
+        nsrc = len([t for t in text.split("op_sel")[0].split("neg_")[0].split("clamp")[0].split(",") if t.strip()]) - 1
+        mask = (1 << max(nsrc, 0)) - 1
+        mix = "mix" in mnem
+        if mix:  # LLVM prints the mix instructions' neg_lo / neg_hi as -src / |src|
+            srcs = [t.strip() for t in text.split(",")[1:1 + nsrc]]
+            need(sum(1 << i for i, t in enumerate(srcs) if t.startswith("-")) == d["neg"] & mask, "neg")
+            need(sum(1 << i for i, t in enumerate(srcs) if "|" in t) == d["abs"] & mask, "abs")
+        for key, field, default in (("op_sel", "opsel", 0), ("op_sel_hi", "opsel_hi", 0 if mix else mask),
+                                    ("neg_lo", "neg", 0), ("neg_hi", "abs", 0)):
+            if mix and key in ("neg_lo", "neg_hi"): continue
+            got = bits_of(text, key)
+            need((default if got is None else got) == d[field] & mask, key)
+        need(("clamp" in text.split()) == bool(d["clamp"]), "clamp")
+    return errors
 
 # LLVM 15 disassembles two gfx900 MUBUF opcodes (0x3e and 0x71) as buffer_wbinvl1.
 LLVM_ALIASES = {"buffer_wbinvl1"}
@@ -136,7 +243,7 @@ def check(args, mutant=None):
     rng = random.Random(20261124)
     cases = generate(rng)
     words = [c[2] for c in cases]
-    llvm = llvm_disassemble(args.llvm_mc, words)
+    llvm = llvm_disassemble_cached(args.llvm_mc, words, args.llvm_cache)
     ours = rocref_decode(args.tool, words, mutant)
     errors = []
     known = defaultdict(dict)  # format -> op -> mnemonic (LLVM's gfx900 opcode list)
@@ -150,10 +257,13 @@ def check(args, mutant=None):
             if hit: length = n; break
         if not hit:
             continue
-        mnem, toks = hit
+        mnem, toks, text = hit
         if fmt in ("FLAT", "SCRATCH", "GLOBAL") and not mnem.startswith(fmt.lower() + "_"):
             continue  # LLVM names the segment in the mnemonic
-        known[fmt].setdefault(op, mnem)
+        if mnem.endswith("_sdwa") or mnem.endswith("_dpp"):
+            known["SDWA" if mnem.endswith("_sdwa") else "DPP"].setdefault(op + {"VOPC": 0, "VOP2": 0x100, "VOP1": 0x140}[fmt], mnem)
+        else:
+            known[fmt].setdefault(op, mnem)
         where = "%s op %d %s (%s %s)" % (fmt, op, " ".join("%08x" % x for x in w), mnem, ", ".join(toks))
         if d["format"] != fmt and not (fmt in ("VOP1", "VOP2", "VOPC") and d["format"] in ("SDWA", "DPP")):
             errors.append("format %s != %s: %s" % (d["format"], fmt, where)); continue
@@ -161,8 +271,12 @@ def check(args, mutant=None):
             errors.append("length %d != LLVM %d: %s" % (d["dwords"], length, where)); continue
         if base_mnemonic(mnem) not in WIDENED:
             key = ("VALU" if fmt in ("VOP1", "VOP2", "VOPC", "VOP3") else fmt, d["op"])
+            if d["format"] in ("SDWA", "DPP"):
+                need_base = {"VOP1": "VOP1", "VOP2": "VOP2", "VOPC": "VOPC"}[fmt]
+                if d["base"] != need_base: errors.append("base %s != %s: %s" % (d["base"], need_base, where))
             mnemonic_ops[base_mnemonic(mnem)].add(key)
             op_mnemonics[key].add(base_mnemonic(mnem))
+        errors += extension_errors(fmt, d, mnem, text, where)
         # Operand fields LLVM prints.
         def expect(i, spec, what):
             if i >= len(toks) or not token_is(toks[i], spec):
@@ -209,8 +323,8 @@ def coverage(args, known, impl, errors):
     # VOP1/VOP2/VOPC are executed through their VOP3 opcode: map them into that space.
     offsets = {"VOPC": 0, "VOP2": 0x100, "VOP1": 0x140}
     rows, total_known, total_impl = [], 0, 0
-    for fmt in ("SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "DS", "FLAT",
-                "GLOBAL", "SCRATCH", "MUBUF"):
+    for fmt in ("SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "SDWA", "DPP",
+                "DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF"):
         ops = known.get(fmt, {})
         have = []
         for op, m in sorted(ops.items()):
@@ -224,6 +338,8 @@ def coverage(args, known, impl, errors):
         rows.append((fmt, len(have), n_impl, have))
     # Every opcode rocref implements must be one LLVM knows for gfx900 (no invented opcodes).
     for fmt, ops in impl.items():
+        if fmt in ("SDWA", "DPP"):
+            continue  # the base VALU opcode space: checked through VOP1/VOP2/VOPC
         if fmt == "VOP3":
             llvm_ops = set(known.get("VOP3", {})) | {o + offsets[f] for f in offsets for o in known.get(f, {})}
         else:
@@ -247,6 +363,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--tool", required=True); p.add_argument("--llvm-mc", required=True)
     p.add_argument("--coverage"); p.add_argument("--mutant")
+    p.add_argument("--llvm-cache", help="file keeping LLVM's disassembly of the generated encodings between runs")
     args = p.parse_args()
     if args.mutant:
         errors, _ = check(args, args.mutant)

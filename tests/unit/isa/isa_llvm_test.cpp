@@ -14,7 +14,8 @@ namespace {
 
 int run_check(const std::string& extra) {
   const std::string command = std::string(ROCREF_PYTHON) + " " + ROCREF_ISA_CHECK_SCRIPT + " --tool " +
-                              ROCREF_ISA_DECODE_TOOL + " --llvm-mc " + ROCREF_LLVM_MC + " " + extra + " > /dev/null";
+                              ROCREF_ISA_DECODE_TOOL + " --llvm-mc " + ROCREF_LLVM_MC + " --llvm-cache " +
+                              ROCREF_ISA_COVERAGE_DIR + "/llvm_disassembly.json " + extra + " > /dev/null";
   const int status = std::system(command.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -42,6 +43,10 @@ TEST(IsaDecoder, ISA_DEC_1_PlantedDecoderBugDisagreesWithLlvm) {
   EXPECT_EQ(run_check("--mutant Vop2Src1AsSgpr"), 0);
 }
 
+TEST(IsaDecoder, ISA_DEC_1_PlantedSdwaDecoderBugDisagreesWithLlvm) {
+  EXPECT_EQ(run_check("--mutant SdwaSrcSelSwapped"), 0);
+}
+
 TEST(IsaDecoder, ISA_COV_1_CoverageTableIsGenerated) {
   ASSERT_EQ(checked_run(), 0);
   std::ifstream table(coverage_path());
@@ -49,7 +54,12 @@ TEST(IsaDecoder, ISA_COV_1_CoverageTableIsGenerated) {
   text << table.rdbuf();
   EXPECT_NE(text.str().find("| total |"), std::string::npos);
   EXPECT_NE(text.str().find("v_add_f32"), std::string::npos);  // an implemented opcode is listed
-  EXPECT_NE(text.str().find("~~v_pk_add_f16~~"), std::string::npos);  // VOP3P: known to LLVM, not implemented
+  EXPECT_NE(text.str().find("| VOP3P |"), std::string::npos);
+  EXPECT_NE(text.str().find("| SDWA |"), std::string::npos);
+  EXPECT_NE(text.str().find("| DPP |"), std::string::npos);
+  EXPECT_NE(text.str().find("v_pk_fma_f16"), std::string::npos);  // VOP3P is listed, implemented
+  EXPECT_EQ(text.str().find("~~v_pk_fma_f16~~"), std::string::npos);
+  EXPECT_NE(text.str().find("~~buffer_load_format_x~~"), std::string::npos);  // known to LLVM, not implemented
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include <sys/mman.h>
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -224,6 +225,109 @@ bool check_addr64(const std::vector<int64_t>& in, int64_t stride) {
   return true;
 }
 
+// --- hipcc kernels that use VOP3P, SDWA and DPP ---
+
+using Half = _Float16;
+uint16_t half_round(__float128 exact) { return std::bit_cast<uint16_t>(static_cast<Half>(exact)); }
+__float128 half_q(uint16_t h) { return static_cast<__float128>(static_cast<double>(std::bit_cast<Half>(h))); }
+
+// Two finite binary16 values per dword.
+rc::Gen<uint32_t> finite_half_pairs() {
+  auto half = rc::gen::map(rc::gen::pair(rc::gen::inRange<uint32_t>(0, 31), rc::gen::inRange<uint32_t>(0, 0x800)),
+                           [](std::pair<uint32_t, uint32_t> p) { return (p.second & 0x400) << 5 | p.first << 10 | (p.second & 0x3ff); });
+  return rc::gen::map(rc::gen::pair(half, half), [](std::pair<uint32_t, uint32_t> p) { return p.first | p.second << 16; });
+}
+
+// The kernel's two packed fmas and the add, each half rounded once (IEEE binary16).
+bool check_half2(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b, const std::vector<uint32_t>& c) {
+  const int n = static_cast<int>(a.size());
+  std::vector<uint32_t> out(n, 0);
+  const Allow ga(a), gb(b), gc(c), go(out);
+  struct { uint64_t a, b, c, out; int n; } args{addr(a), addr(b), addr(c), addr(out), n};
+  if (launch(kernel(o2(), "half2_math"), args, static_cast<uint32_t>(n), 64).fault) return false;
+  for (int i = 0; i < n; ++i) {
+    auto lo = [](uint32_t v) { return static_cast<uint16_t>(v); };
+    auto hi = [](uint32_t v) { return static_cast<uint16_t>(v >> 16); };
+    const uint16_t r1[2] = {half_round(half_q(lo(a[i])) * half_q(lo(b[i])) + half_q(lo(c[i]))),
+                            half_round(half_q(hi(a[i])) * half_q(hi(b[i])) + half_q(hi(c[i])))};
+    const uint16_t r2[2] = {half_round(-half_q(lo(a[i])) * half_q(hi(c[i])) + half_q(r1[0])),  // contracted __hsub2(.., __hmul2)
+                            half_round(-half_q(hi(a[i])) * half_q(lo(c[i])) + half_q(r1[1]))};
+    const uint16_t r3[2] = {half_round(half_q(r2[0]) + half_q(lo(b[i]))), half_round(half_q(r2[1]) + half_q(lo(b[i])))};
+    if (out[i] != (uint32_t{r3[0]} | uint32_t{r3[1]} << 16)) return false;
+  }
+  return true;
+}
+
+bool check_short2(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
+  const int n = static_cast<int>(a.size());
+  std::vector<uint32_t> out(n, 0);
+  const Allow ga(a), gb(b), go(out);
+  struct { uint64_t a, b, out; int n; } args{addr(a), addr(b), addr(out), n};
+  if (launch(kernel(o2(), "short2_math"), args, static_cast<uint32_t>(n), 64).fault) return false;
+  for (int i = 0; i < n; ++i) {
+    const auto xx = static_cast<int16_t>(a[i]), xy = static_cast<int16_t>(a[i] >> 16);
+    const auto yx = static_cast<int16_t>(b[i]), yy = static_cast<int16_t>(b[i] >> 16);
+    const auto rx = static_cast<uint16_t>(xx * yx + xy), ry = static_cast<uint16_t>(xy * yy + yx);
+    if (out[i] != (uint32_t{rx} | uint32_t{ry} << 16)) return false;
+  }
+  return true;
+}
+
+bool check_bytes(const std::vector<uint32_t>& in) {
+  const int n = static_cast<int>(in.size());
+  std::vector<uint32_t> out(n, 0);
+  const Allow gi(in), go(out);
+  struct { uint64_t in, out; int n; } args{addr(in), addr(out), n};
+  if (launch(kernel(o2(), "bytes"), args, static_cast<uint32_t>(n), 64).fault) return false;
+  for (int i = 0; i < n; ++i) {
+    const uint32_t v = in[i];
+    const uint32_t b0 = v & 0xff, b1 = (v >> 8) & 0xff, b2 = (v >> 16) & 0xff, b3 = v >> 24;
+    const int32_t s2 = static_cast<int8_t>(v >> 16), w1 = static_cast<int16_t>(v >> 16);
+    const uint32_t expect = b0 * b1 + (b2 ^ b3) * 3u + static_cast<uint32_t>(s2) * static_cast<uint32_t>(w1) + b3 * (v & 0xffff);
+    if (out[i] != expect) return false;
+  }
+  return true;
+}
+
+bool check_dpp_scan(const std::vector<int>& in, uint16_t wg) {
+  const int n = static_cast<int>(in.size());
+  std::vector<int> out(n, 0);
+  const Allow gi(in), go(out);
+  struct { uint64_t in, out; int n; } args{addr(in), addr(out), n};
+  if (launch(kernel(o2(), "dpp_scan"), args, static_cast<uint32_t>(n), wg).fault) return false;
+  uint32_t sum = 0;
+  for (int i = 0; i < n; ++i) {
+    sum = (i % 64 == 0 ? 0u : sum) + static_cast<uint32_t>(in[i]);  // inclusive, per wave of 64
+    if (static_cast<uint32_t>(out[i]) != sum) return false;
+  }
+  return true;
+}
+
+// covers: ISA-EXEC-6
+RC_GTEST_PROP(IsaSemantics, ISA_SEM_1_PackedHalfMathRoundsOnce, ()) {
+  const int n = *rc::gen::inRange(1, 300);
+  const auto a = *rc::gen::container<std::vector<uint32_t>>(n, finite_half_pairs());
+  const auto b = *rc::gen::container<std::vector<uint32_t>>(n, finite_half_pairs());
+  const auto c = *rc::gen::container<std::vector<uint32_t>>(n, finite_half_pairs());
+  RC_ASSERT(check_half2(a, b, c));
+}
+
+// covers: ISA-EXEC-6, ISA-EXEC-7
+RC_GTEST_PROP(IsaSemantics, ISA_SEM_1_PackedShortsAndByteSelects, ()) {
+  const int n = *rc::gen::inRange(1, 300);
+  const auto a = *rc::gen::container<std::vector<uint32_t>>(n, rc::gen::arbitrary<uint32_t>());
+  const auto b = *rc::gen::container<std::vector<uint32_t>>(n, rc::gen::arbitrary<uint32_t>());
+  RC_ASSERT(check_short2(a, b));
+  RC_ASSERT(check_bytes(a));
+}
+
+// covers: ISA-EXEC-8
+RC_GTEST_PROP(IsaSemantics, ISA_SEM_1_DppWavePrefixSum, ()) {
+  const int n = *rc::gen::inRange(1, 600);
+  const auto in = *rc::gen::container<std::vector<int>>(n, rc::gen::arbitrary<int>());
+  RC_ASSERT(check_dpp_scan(in, *rc::gen::element<uint16_t>(64, 128, 256)));
+}
+
 // covers: ISA-EXEC-4
 RC_GTEST_PROP(IsaSemantics, ISA_SEM_1_VectorAddIsBitExact, ()) {
   const int n = *rc::gen::inRange(1, 700);
@@ -359,7 +463,7 @@ TEST(IsaErrors, ISA_ERR_1_IllegalEncodingIsIllegalInstruction) {
 }
 
 TEST(IsaErrors, ISA_ERR_1_UnimplementedInstructionIsIllegalInstruction) {
-  const Result r = run_hand(HandKernel({0xd38f4000u, 0x18020501u, 0xbf810000u}));  // v_pk_add_f16 v0, v1, v2
+  const Result r = run_hand(HandKernel({0xf0000100u, 0x00000001u, 0xbf810000u}));  // image_load v0, v1, s[0:7] dmask:0x1
   ASSERT_TRUE(r.fault);
   EXPECT_EQ(static_cast<int>(r.fault->status), static_cast<int>(HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION)) << r.fault->what;
 }
@@ -450,7 +554,7 @@ TEST(IsaStats, WavesAndLaneInstructionsAreCounted) {
 
 #ifdef ROCREF_ISA_MUTANTS
 // Each planted bug must make a check above fail (the checks cannot pass vacuously).
-// covers: ISA-EXEC-1, ISA-EXEC-3, ISA-BAR-1, ISA-DISP-2, ISA-DEC-1
+// covers: ISA-EXEC-1, ISA-EXEC-3, ISA-BAR-1, ISA-DISP-2, ISA-DEC-1, ISA-EXEC-6, ISA-EXEC-7, ISA-EXEC-8
 TEST(IsaMutants, EveryMutantIsCaught) {
   std::vector<float> a(300), b(300);
   for (int i = 0; i < 300; ++i) { a[i] = i * 0.5f; b[i] = 3.0f * i; }
@@ -482,6 +586,30 @@ TEST(IsaMutants, EveryMutantIsCaught) {
   {
     Mutant m(IsaMutant::Vop2Src1AsSgpr);
     EXPECT_FALSE(check_vadd(a, b));
+  }
+  // VOP3P, SDWA and DPP in hipcc's code.
+  std::vector<uint32_t> h(200), g(200), k(200);
+  for (uint32_t i = 0; i < 200; ++i) {
+    h[i] = 0x3c00bc00u + i * 0x00050003u;
+    g[i] = 0x40003800u + i * 0x00070011u;
+    k[i] = 0xb4003a00u ^ (i * 0x00090101u);
+  }
+  std::vector<uint32_t> signed_bytes(200);
+  for (uint32_t i = 0; i < 200; ++i) signed_bytes[i] = 0x80f08000u + i * 0x01030507u;
+  ASSERT_TRUE(check_half2(h, g, k));
+  ASSERT_TRUE(check_bytes(signed_bytes));
+  ASSERT_TRUE(check_dpp_scan(ints, 256));
+  {
+    Mutant m(IsaMutant::PackedOpSelHiIgnored);
+    EXPECT_FALSE(check_half2(h, g, k));
+  }
+  {
+    Mutant m(IsaMutant::SdwaNoSignExtend);
+    EXPECT_FALSE(check_bytes(signed_bytes));
+  }
+  {
+    Mutant m(IsaMutant::DppRowShiftReversed);
+    EXPECT_FALSE(check_dpp_scan(ints, 256));
   }
 }
 #endif
