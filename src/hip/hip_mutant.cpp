@@ -8,7 +8,9 @@
 namespace rocref::hip {
 namespace {
 
-constexpr const char* kNames[] = {"IgnoreLaunchBounds", "GraphReversedOrder", "PitchIgnored", "SymbolRangeUnchecked"};
+constexpr const char* kNames[] = {"IgnoreLaunchBounds", "GraphReversedOrder", "PitchIgnored", "SymbolRangeUnchecked",
+                                   "TextureAlignmentUnchecked", "LaunchListStreamUnchecked",
+                                   "CaptureIgnored"};
 static_assert(sizeof kNames / sizeof kNames[0] == static_cast<size_t>(HipMutant::kCount));
 
 int active_index() {
