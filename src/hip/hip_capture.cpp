@@ -94,7 +94,7 @@ hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t* pGraph) {
     std::lock_guard lock(g_capture_mutex);
     c = std::move(s->capture);
   }
-  if (!c) return result(hipErrorIllegalState);  // the stream is not capturing
+  if (!c) return result(hipErrorStreamCaptureUnmatched);  // not capturing: HIP 5.2.3's code
   if (c->invalidated) {
     (void)hipGraphDestroy(c->graph);
     *pGraph = nullptr;

@@ -192,7 +192,7 @@ TEST(HipGraph, HIP_GRAPH_3_StreamCaptureRecordsWork) {
   ASSERT_HIP_OK(hipGraphDestroy(graph));
 
   // Ending a capture that was not begun, and capturing the legacy null stream, are refused.
-  EXPECT_HIP(hipErrorIllegalState, hipStreamEndCapture(stream, &graph));
+  EXPECT_HIP(hipErrorStreamCaptureUnmatched, hipStreamEndCapture(stream, &graph));
   EXPECT_HIP(hipErrorStreamCaptureUnsupported, hipStreamBeginCapture(nullptr, hipStreamCaptureModeGlobal));
   // Waiting for a capturing stream cannot be captured: it invalidates the capture.
   ASSERT_HIP_OK(hipStreamBeginCapture(stream, hipStreamCaptureModeGlobal));

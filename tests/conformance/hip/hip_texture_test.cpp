@@ -302,7 +302,7 @@ TEST(HipTexture, HIP_TEX_3_SurfaceObjectsNeedAnArray) {
   HIP_CLAUSE("HIP-TEX-3");
   hipChannelFormatDesc desc = hipCreateChannelDesc(32, 0, 0, 0, hipChannelFormatKindFloat);
   hipArray* array = nullptr;
-  ASSERT_HIP_OK(hipMallocArray(&array, &desc, 16, 16, hipArraySurfaceLoadStore));
+  ASSERT_HIP_OK(hipMallocArray(&array, &desc, 16, 16, 0));
   hipResourceDesc res;
   std::memset(&res, 0, sizeof res);
   res.resType = hipResourceTypeArray;
