@@ -107,6 +107,9 @@ hipError_t copy_2d(const Strided& dst, const Strided& src, size_t width, size_t 
 namespace rocref::hip {
 size_t array_element_bytes(hipArray_const_t array) { return format_bytes(array->Format) * array->NumChannels; }
 size_t array_pitch(hipArray_const_t array) { return array->width * array_element_bytes(array); }
+bool known_array(hipArray_const_t array) { return known(array); }
+hipChannelFormatDesc array_channel_desc(hipArray_Format format, unsigned channels) { return desc_of(format, channels); }
+hipArray_Format array_format(const hipChannelFormatDesc& desc) { return format_of(desc); }
 }  // namespace rocref::hip
 
 hipError_t hipMallocArray(hipArray** array, const hipChannelFormatDesc* desc, size_t width, size_t height,

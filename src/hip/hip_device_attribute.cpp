@@ -97,7 +97,7 @@ bool attribute_value(const hipDeviceProp_t& p, hipDeviceAttribute_t attr, int* v
     case hipDeviceAttributeIsLargeBar: *v = p.isLargeBar; return true;
     case hipDeviceAttributeAsicRevision: *v = p.asicRevision; return true;
     case hipDeviceAttributeCanUseStreamWaitValue: *v = 1; return true;
-    case hipDeviceAttributeImageSupport: *v = 0; return true;  // no texture units in the model
+    case hipDeviceAttributeImageSupport: *v = 1; return true;  // texture objects (HIP-TEX-1); kernels fetch linear ones
     case hipDeviceAttributePhysicalMultiProcessorCount: *v = p.multiProcessorCount; return true;
     case hipDeviceAttributeFineGrainSupport: *v = 1; return true;
     default: return false;  // Luid, Uuid, Name, Arch, GcnArchName, surfaces, layered/cubemap/mipmap textures

@@ -188,6 +188,17 @@ hipError_t launch(const LaunchRequest& r) {
   if (r.shared_bytes > shared_limit) return result(hipErrorInvalidValue);
   ihipStream_t* s = resolve_stream(r.stream);
   if (s == nullptr) return result(hipErrorInvalidResourceHandle);
+  if (capturing(s)) {
+    // HIP-GRAPH-3: a kernel node with its own copy of the arguments.
+    const hipKernelNodeParams node{r.block, nullptr, const_cast<void*>(r.function), r.grid, r.params,
+                                   static_cast<unsigned>(r.shared_bytes)};
+    return result(capture_node(
+        s,
+        [](hipGraphNode_t* n, hipGraph_t g, const hipGraphNode_t* deps, size_t count, const void* p) {
+          return hipGraphAddKernelNode(n, g, deps, count, static_cast<const hipKernelNodeParams*>(p));
+        },
+        &node));
+  }
   clr::VirtualGpu* gpu = virtual_gpu(s, &error);
   if (gpu == nullptr) return result(error);
   clr::KernelDispatch dispatch;

@@ -79,3 +79,17 @@ static_assert(sizeof(hipHostNodeParams) == 16);
 static_assert(sizeof(hipLaunchParams) == 56);
 static_assert(offsetof(hipLaunchParams, args) == 32);
 static_assert(offsetof(hipLaunchParams, stream) == 48);
+// Texture objects and references (HIP-TEX-1..2): read and written in place.
+static_assert(sizeof(textureReference) == 88);
+static_assert(offsetof(textureReference, textureObject) == 72);
+static_assert(offsetof(textureReference, format) == 84);
+static_assert(sizeof(hipResourceDesc) == 64);
+static_assert(offsetof(hipResourceDesc, res) == 8);
+static_assert(sizeof(hipTextureDesc) == 64);
+static_assert(offsetof(hipTextureDesc, normalizedCoords) == 40);
+static_assert(sizeof(hipResourceViewDesc) == 48);
+static_assert(sizeof(HIP_RESOURCE_DESC) == 144);
+static_assert(offsetof(HIP_RESOURCE_DESC, flags) == 136);
+static_assert(sizeof(HIP_TEXTURE_DESC) == 104);
+static_assert(offsetof(HIP_TEXTURE_DESC, borderColor) == 40);
+static_assert(sizeof(HIP_RESOURCE_VIEW_DESC) == 112);

@@ -239,6 +239,16 @@ hipError_t hipMemcpyWithStream(void* dst, const void* src, size_t sizeBytes, hip
 }
 
 hipError_t hipMemcpyAsync(void* dst, const void* src, size_t sizeBytes, hipMemcpyKind kind, hipStream_t stream) {
+  if (ihipStream_t* s = rocref::hip::resolve_stream(stream); rocref::hip::capturing(s)) {
+    struct Copy { void* dst; const void* src; size_t size; hipMemcpyKind kind; } c{dst, src, sizeBytes, kind};
+    return result(rocref::hip::capture_node(
+        s,
+        [](hipGraphNode_t* n, hipGraph_t g, const hipGraphNode_t* deps, size_t count, const void* p) {
+          const auto* c = static_cast<const Copy*>(p);
+          return hipGraphAddMemcpyNode1D(n, g, deps, count, c->dst, c->src, c->size, c->kind);
+        },
+        &c));
+  }
   return result(copy(dst, src, sizeBytes, kind, stream, true));
 }
 
@@ -271,6 +281,15 @@ hipError_t hipMemset(void* dst, int value, size_t sizeBytes) {
 }
 
 hipError_t hipMemsetAsync(void* dst, int value, size_t sizeBytes, hipStream_t stream) {
+  if (ihipStream_t* s = rocref::hip::resolve_stream(stream); rocref::hip::capturing(s)) {
+    const hipMemsetParams m{dst, 1, 1, 0, static_cast<unsigned>(static_cast<uint8_t>(value)), sizeBytes};
+    return result(rocref::hip::capture_node(
+        s,
+        [](hipGraphNode_t* n, hipGraph_t g, const hipGraphNode_t* deps, size_t count, const void* p) {
+          return hipGraphAddMemsetNode(n, g, deps, count, static_cast<const hipMemsetParams*>(p));
+        },
+        &m));
+  }
   return result(fill(dst, static_cast<uint8_t>(value), 1, sizeBytes, stream, true));
 }
 

@@ -25,5 +25,10 @@ size_t pitch_for(size_t width);
 // Arrays (hip_array.cpp): linear memory, rows of width * element bytes.
 size_t array_element_bytes(hipArray_const_t array);
 size_t array_pitch(hipArray_const_t array);
+// A live array this runtime made (texture and surface objects check their resource with it).
+bool known_array(hipArray_const_t array);
+// The driver API's format and channel count as a channel format, and back.
+hipChannelFormatDesc array_channel_desc(hipArray_Format format, unsigned channels);
+hipArray_Format array_format(const hipChannelFormatDesc& desc);
 
 }  // namespace rocref::hip

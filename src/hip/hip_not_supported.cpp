@@ -29,49 +29,14 @@ hipError_t hipFreeMipmappedArray(hipMipmappedArray_t mipmappedArray) { return re
 hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *mipmappedArray, const struct hipChannelFormatDesc* desc, struct hipExtent extent, unsigned int numLevels, unsigned int flags) { return result(hipErrorNotSupported); }
 hipError_t hipGetMipmappedArrayLevel(hipArray_t *levelArray, hipMipmappedArray_const_t mipmappedArray, unsigned int level) { return result(hipErrorNotSupported); }
 hipError_t hipModuleGetTexRef(textureReference** texRef, hipModule_t hmod, const char* name) { return result(hipErrorNotSupported); }
-hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams* launchParamsList, int numDevices, unsigned int flags) { return result(hipErrorNotSupported); }
-hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams* launchParamsList, int numDevices, unsigned int flags) { return result(hipErrorNotSupported); }
 hipError_t hipProfilerStart() { return result(hipErrorNotSupported); }
 hipError_t hipProfilerStop() { return result(hipErrorNotSupported); }
 hipError_t hipBindTextureToMipmappedArray(const textureReference* tex, hipMipmappedArray_const_t mipmappedArray, const hipChannelFormatDesc* desc) { return result(hipErrorNotSupported); }
-hipError_t hipGetTextureReference(const textureReference** texref, const void* symbol) { return result(hipErrorNotSupported); }
-hipError_t hipCreateTextureObject(hipTextureObject_t* pTexObject, const hipResourceDesc* pResDesc, const hipTextureDesc* pTexDesc, const struct hipResourceViewDesc* pResViewDesc) { return result(hipErrorNotSupported); }
-hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject) { return result(hipErrorNotSupported); }
-hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc* pResDesc, hipTextureObject_t textureObject) { return result(hipErrorNotSupported); }
-hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc* pResViewDesc, hipTextureObject_t textureObject) { return result(hipErrorNotSupported); }
-hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc* pTexDesc, hipTextureObject_t textureObject) { return result(hipErrorNotSupported); }
-hipError_t hipTexRefSetAddressMode(textureReference* texRef, int dim, enum hipTextureAddressMode am) { return result(hipErrorNotSupported); }
 hipError_t hipTexRefSetArray(textureReference* tex, hipArray_const_t array, unsigned int flags) { return result(hipErrorNotSupported); }
-hipError_t hipTexRefSetFilterMode(textureReference* texRef, enum hipTextureFilterMode fm) { return result(hipErrorNotSupported); }
-hipError_t hipTexRefSetFlags(textureReference* texRef, unsigned int Flags) { return result(hipErrorNotSupported); }
-hipError_t hipTexRefSetFormat(textureReference* texRef, hipArray_Format fmt, int NumPackedComponents) { return result(hipErrorNotSupported); }
-hipError_t hipTexObjectCreate(hipTextureObject_t* pTexObject, const HIP_RESOURCE_DESC* pResDesc, const HIP_TEXTURE_DESC* pTexDesc, const HIP_RESOURCE_VIEW_DESC* pResViewDesc) { return result(hipErrorNotSupported); }
-hipError_t hipTexObjectDestroy(hipTextureObject_t texObject) { return result(hipErrorNotSupported); }
-hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC* pResDesc, hipTextureObject_t texObject) { return result(hipErrorNotSupported); }
-hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC* pResViewDesc, hipTextureObject_t texObject) { return result(hipErrorNotSupported); }
-hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC* pTexDesc, hipTextureObject_t texObject) { return result(hipErrorNotSupported); }
-hipError_t hipBindTexture(size_t* offset, const textureReference* tex, const void* devPtr, const hipChannelFormatDesc* desc, size_t size) { return result(hipErrorNotSupported); }
-hipError_t hipBindTexture2D(size_t* offset, const textureReference* tex, const void* devPtr, const hipChannelFormatDesc* desc, size_t width, size_t height, size_t pitch) { return result(hipErrorNotSupported); }
-hipError_t hipBindTextureToArray(const textureReference* tex, hipArray_const_t array, const hipChannelFormatDesc* desc) { return result(hipErrorNotSupported); }
-hipError_t hipGetTextureAlignmentOffset(size_t* offset, const textureReference* texref) { return result(hipErrorNotSupported); }
-hipError_t hipUnbindTexture(const textureReference* tex) { return result(hipErrorNotSupported); }
-hipError_t hipTexRefGetAddress(hipDeviceptr_t* dev_ptr, const textureReference* texRef) { return result(hipErrorNotSupported); }
-hipError_t hipTexRefGetAddressMode(enum hipTextureAddressMode* pam, const textureReference* texRef, int dim) { return result(hipErrorNotSupported); }
-hipError_t hipTexRefGetFilterMode(enum hipTextureFilterMode* pfm, const textureReference* texRef) { return result(hipErrorNotSupported); }
-hipError_t hipTexRefGetFlags(unsigned int* pFlags, const textureReference* texRef) { return result(hipErrorNotSupported); }
-hipError_t hipTexRefGetFormat(hipArray_Format* pFormat, int* pNumChannels, const textureReference* texRef) { return result(hipErrorNotSupported); }
-hipError_t hipTexRefGetMaxAnisotropy(int* pmaxAnsio, const textureReference* texRef) { return result(hipErrorNotSupported); }
-hipError_t hipTexRefGetMipmapFilterMode(enum hipTextureFilterMode* pfm, const textureReference* texRef) { return result(hipErrorNotSupported); }
-hipError_t hipTexRefGetMipmapLevelBias(float* pbias, const textureReference* texRef) { return result(hipErrorNotSupported); }
-hipError_t hipTexRefGetMipmapLevelClamp(float* pminMipmapLevelClamp, float* pmaxMipmapLevelClamp, const textureReference* texRef) { return result(hipErrorNotSupported); }
 hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t* pArray, const textureReference* texRef) { return result(hipErrorNotSupported); }
 hipError_t hipTexRefSetAddress(size_t* ByteOffset, textureReference* texRef, hipDeviceptr_t dptr, size_t bytes) { return result(hipErrorNotSupported); }
 hipError_t hipTexRefSetAddress2D(textureReference* texRef, const HIP_ARRAY_DESCRIPTOR* desc, hipDeviceptr_t dptr, size_t Pitch) { return result(hipErrorNotSupported); }
-hipError_t hipTexRefSetMaxAnisotropy(textureReference* texRef, unsigned int maxAniso) { return result(hipErrorNotSupported); }
 hipError_t hipTexRefSetBorderColor(textureReference* texRef, float* pBorderColor) { return result(hipErrorNotSupported); }
-hipError_t hipTexRefSetMipmapFilterMode(textureReference* texRef, enum hipTextureFilterMode fm) { return result(hipErrorNotSupported); }
-hipError_t hipTexRefSetMipmapLevelBias(textureReference* texRef, float bias) { return result(hipErrorNotSupported); }
-hipError_t hipTexRefSetMipmapLevelClamp(textureReference* texRef, float minMipMapLevelClamp, float maxMipMapLevelClamp) { return result(hipErrorNotSupported); }
 hipError_t hipTexRefSetMipmappedArray(textureReference* texRef, struct hipMipmappedArray* mipmappedArray, unsigned int Flags) { return result(hipErrorNotSupported); }
 hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t* pHandle, HIP_ARRAY3D_DESCRIPTOR* pMipmappedArrayDesc, unsigned int numMipmapLevels) { return result(hipErrorNotSupported); }
 hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t hMipmappedArray) { return result(hipErrorNotSupported); }
@@ -80,7 +45,6 @@ hipError_t hipRegisterApiCallback(uint32_t id, void* fun, void* arg) { return re
 hipError_t hipRemoveApiCallback(uint32_t id) { return result(hipErrorNotSupported); }
 hipError_t hipRegisterActivityCallback(uint32_t id, void* fun, void* arg) { return result(hipErrorNotSupported); }
 hipError_t hipRemoveActivityCallback(uint32_t id) { return result(hipErrorNotSupported); }
-hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) { return result(hipErrorNotSupported); }
 hipError_t hipMemAddressFree(void* devPtr, size_t size) { return result(hipErrorNotSupported); }
 hipError_t hipMemAddressReserve(void** ptr, size_t size, size_t alignment, void* addr, unsigned long long flags) { return result(hipErrorNotSupported); }
 hipError_t hipMemCreate(hipMemGenericAllocationHandle_t* handle, size_t size, const hipMemAllocationProp* prop, unsigned long long flags) { return result(hipErrorNotSupported); }
@@ -103,8 +67,6 @@ hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t* array, hipGraphicsRe
 hipError_t hipGraphicsResourceGetMappedPointer(void** devPtr, size_t* size, hipGraphicsResource_t resource) { return result(hipErrorNotSupported); }
 hipError_t hipGraphicsUnmapResources(int count, hipGraphicsResource_t* resources, hipStream_t stream) { return result(hipErrorNotSupported); }
 hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t resource) { return result(hipErrorNotSupported); }
-hipError_t hipCreateSurfaceObject(hipSurfaceObject_t* pSurfObject, const hipResourceDesc* pResDesc) { return result(hipErrorNotSupported); }
-hipError_t hipDestroySurfaceObject(hipSurfaceObject_t surfaceObject) { return result(hipErrorNotSupported); }
 
 extern "C" __attribute__((visibility("default"))) const char* const* rocref_hip_not_supported(void) {
   static const char* const names[] = {
@@ -128,49 +90,14 @@ extern "C" __attribute__((visibility("default"))) const char* const* rocref_hip_
       "hipMallocMipmappedArray",
       "hipGetMipmappedArrayLevel",
       "hipModuleGetTexRef",
-      "hipLaunchCooperativeKernelMultiDevice",
-      "hipExtLaunchMultiKernelMultiDevice",
       "hipProfilerStart",
       "hipProfilerStop",
       "hipBindTextureToMipmappedArray",
-      "hipGetTextureReference",
-      "hipCreateTextureObject",
-      "hipDestroyTextureObject",
-      "hipGetTextureObjectResourceDesc",
-      "hipGetTextureObjectResourceViewDesc",
-      "hipGetTextureObjectTextureDesc",
-      "hipTexRefSetAddressMode",
       "hipTexRefSetArray",
-      "hipTexRefSetFilterMode",
-      "hipTexRefSetFlags",
-      "hipTexRefSetFormat",
-      "hipTexObjectCreate",
-      "hipTexObjectDestroy",
-      "hipTexObjectGetResourceDesc",
-      "hipTexObjectGetResourceViewDesc",
-      "hipTexObjectGetTextureDesc",
-      "hipBindTexture",
-      "hipBindTexture2D",
-      "hipBindTextureToArray",
-      "hipGetTextureAlignmentOffset",
-      "hipUnbindTexture",
-      "hipTexRefGetAddress",
-      "hipTexRefGetAddressMode",
-      "hipTexRefGetFilterMode",
-      "hipTexRefGetFlags",
-      "hipTexRefGetFormat",
-      "hipTexRefGetMaxAnisotropy",
-      "hipTexRefGetMipmapFilterMode",
-      "hipTexRefGetMipmapLevelBias",
-      "hipTexRefGetMipmapLevelClamp",
       "hipTexRefGetMipMappedArray",
       "hipTexRefSetAddress",
       "hipTexRefSetAddress2D",
-      "hipTexRefSetMaxAnisotropy",
       "hipTexRefSetBorderColor",
-      "hipTexRefSetMipmapFilterMode",
-      "hipTexRefSetMipmapLevelBias",
-      "hipTexRefSetMipmapLevelClamp",
       "hipTexRefSetMipmappedArray",
       "hipMipmappedArrayCreate",
       "hipMipmappedArrayDestroy",
@@ -179,7 +106,6 @@ extern "C" __attribute__((visibility("default"))) const char* const* rocref_hip_
       "hipRemoveApiCallback",
       "hipRegisterActivityCallback",
       "hipRemoveActivityCallback",
-      "hipStreamBeginCapture",
       "hipMemAddressFree",
       "hipMemAddressReserve",
       "hipMemCreate",
@@ -202,8 +128,6 @@ extern "C" __attribute__((visibility("default"))) const char* const* rocref_hip_
       "hipGraphicsResourceGetMappedPointer",
       "hipGraphicsUnmapResources",
       "hipGraphicsUnregisterResource",
-      "hipCreateSurfaceObject",
-      "hipDestroySurfaceObject",
       nullptr};
   return names;
 }

@@ -113,7 +113,8 @@ __attribute__((visibility("default"))) void __hipRegisterManagedVar(void* hipMod
   *pointer = memory;
 }
 
-// Textures and surfaces: the model has no image units; their registrations are accepted and unused.
+// Texture and surface references: the runtime binds the program's own variable (HIP-TEX-2); the
+// code object's copy is not kept, as gfx9 kernels that sample are not run by the model.
 __attribute__((visibility("default"))) void __hipRegisterSurface(void** modules, void* var, char* hostVar,
                                                                  char* deviceVar, int type, int ext) {
   (void)modules, (void)var, (void)hostVar, (void)deviceVar, (void)type, (void)ext;

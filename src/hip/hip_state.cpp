@@ -121,6 +121,11 @@ ihipStream_t* resolve_stream(hipStream_t stream) {
 }
 
 std::shared_ptr<clr::VirtualGpu> shared_virtual_gpu(ihipStream_t* stream, hipError_t* error) {
+  // A capturing stream runs nothing: what is not captured is refused (HIP-GRAPH-3).
+  if (capturing(stream)) {
+    *error = refuse_in_capture(stream);
+    return nullptr;
+  }
   clr::Device* d = device(error);
   if (d == nullptr) return nullptr;
   std::lock_guard lock(stream->mutex);

@@ -13,6 +13,7 @@
 
 #include "clr/device.h"
 #include "clr/virtual_gpu.h"
+#include "hip/hip_capture.h"
 #include "hip/hip_runtime.h"
 
 struct ihipStream_t {
@@ -22,6 +23,8 @@ struct ihipStream_t {
   std::mutex mutex;                          // creation of the virtual GPU
   // Made on first command; shared with events recorded on it, which may outlive the stream.
   std::shared_ptr<rocref::clr::VirtualGpu> gpu;
+  // Set between hipStreamBeginCapture and hipStreamEndCapture (hip_capture.h).
+  std::unique_ptr<rocref::hip::Capture> capture;
 };
 
 struct ihipEvent_t {

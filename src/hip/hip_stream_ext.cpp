@@ -186,6 +186,15 @@ hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback
 
 hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void* userData) {
   if (fn == nullptr) return result(hipErrorInvalidValue);
+  if (ihipStream_t* s = rocref::hip::resolve_stream(stream); rocref::hip::capturing(s)) {
+    const hipHostNodeParams params{fn, userData};
+    return result(rocref::hip::capture_node(
+        s,
+        [](hipGraphNode_t* n, hipGraph_t g, const hipGraphNode_t* deps, size_t count, const void* p) {
+          return hipGraphAddHostNode(n, g, deps, count, static_cast<const hipHostNodeParams*>(p));
+        },
+        &params));
+  }
   auto* h = new HostFunc{fn, userData};
   hipError_t e = host_call(stream, run_host_func, h);
   if (e != hipSuccess) delete h;

@@ -1,4 +1,4 @@
-// tests/conformance/hip/hip_kernel_ext_test.cpp - launch bounds, function attributes, occupancy, symbols, call configuration, modules (HIP-LNC-5..8, HIP-SYM-1, HIP-REG-1, HIP-MOD-1).
+// tests/conformance/hip/hip_kernel_ext_test.cpp - launch bounds, function attributes, occupancy, launch lists, symbols, call configuration, modules (HIP-LNC-5..9, HIP-SYM-1, HIP-REG-1, HIP-MOD-1).
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -74,6 +74,56 @@ TEST(HipLaunch, HIP_LNC_7_FunctionAttributesCanBeSet) {
   EXPECT_EQ(attr.maxDynamicSharedSizeBytes, 1024);
   int not_a_kernel = 0;
   EXPECT_HIP(hipErrorInvalidDeviceFunction, hipFuncGetAttributes(&attr, &not_a_kernel));
+  hipGetLastError();
+}
+
+TEST(HipLaunch, HIP_LNC_9_LaunchListsOnePerDevice) {
+  HIP_CLAUSE("HIP-LNC-9");
+  int devices = 0;
+  ASSERT_HIP_OK(hipGetDeviceCount(&devices));
+  constexpr int n = 256;
+  int* out = nullptr;
+  ASSERT_HIP_OK(hipMalloc(reinterpret_cast<void**>(&out), n * sizeof(int)));
+  ASSERT_HIP_OK(hipMemset(out, 0, n * sizeof(int)));
+  // A typed launch first: rocref's C entry points know kernels launched that way (HIP-LNC-4).
+  hipLaunchKernelGGL(unbounded_fill, dim3(1), dim3(1), 0, 0, out);
+  ASSERT_HIP_OK(hipDeviceSynchronize());
+  ASSERT_HIP_OK(hipMemset(out, 0, n * sizeof(int)));
+  hipStream_t stream = nullptr;
+  ASSERT_HIP_OK(hipStreamCreate(&stream));
+  void* args[] = {&out};
+  hipLaunchParams list[2] = {};
+  list[0].func = reinterpret_cast<void*>(&unbounded_fill);
+  list[0].gridDim = dim3(n / 64);
+  list[0].blockDim = dim3(64);
+  list[0].args = args;
+  list[0].stream = stream;
+  // Without the no-post-sync flag the call returns with the kernels complete.
+  ASSERT_HIP_OK(hipExtLaunchMultiKernelMultiDevice(list, 1, 0));
+  std::vector<int> back(n, 0);
+  ASSERT_HIP_OK(hipMemcpy(back.data(), out, n * sizeof(int), hipMemcpyDeviceToHost));
+  EXPECT_EQ(back, std::vector<int>(n, 1));
+  ASSERT_HIP_OK(hipMemset(out, 0, n * sizeof(int)));
+  ASSERT_HIP_OK(hipLaunchCooperativeKernelMultiDevice(list, 1, 0));
+  ASSERT_HIP_OK(hipMemcpy(back.data(), out, n * sizeof(int), hipMemcpyDeviceToHost));
+  EXPECT_EQ(back, std::vector<int>(n, 1));
+  // More entries than devices, an empty block, and a missing stream are refused.
+  list[1] = list[0];
+  EXPECT_HIP(hipErrorInvalidValue, hipExtLaunchMultiKernelMultiDevice(list, devices + 1, 0));
+  EXPECT_HIP(hipErrorInvalidValue, hipExtLaunchMultiKernelMultiDevice(nullptr, 1, 0));
+  list[0].blockDim = dim3(0);
+  EXPECT_HIP(hipErrorInvalidConfiguration, hipExtLaunchMultiKernelMultiDevice(list, 1, 0));
+  list[0].blockDim = dim3(64);
+  list[0].stream = nullptr;
+  EXPECT_HIP(hipErrorInvalidResourceHandle, hipLaunchCooperativeKernelMultiDevice(list, 1, 0));
+  if (devices >= 2) {
+    // Two entries on one device's streams.
+    list[0].stream = stream;
+    list[1].stream = stream;
+    EXPECT_HIP(hipErrorInvalidDevice, hipExtLaunchMultiKernelMultiDevice(list, 2, 0));
+  }
+  ASSERT_HIP_OK(hipStreamDestroy(stream));
+  ASSERT_HIP_OK(hipFree(out));
   hipGetLastError();
 }
 

@@ -90,6 +90,7 @@ struct LaunchRequest {
   size_t args_size;
   size_t args_align;
   void (*copy_args)(void* dst, const void* src);
+  void** params;  // one pointer per argument into `args`: what a captured kernel node copies
 };
 hipError_t launch(const LaunchRequest& request);
 
@@ -116,12 +117,21 @@ uint64_t entry_id() {
   return id;
 }
 
+template <typename... Params, size_t... I>
+void param_pointers(const KernelArgs<Params...>& args, void** out, std::index_sequence<I...>) {
+  ((out[I] = const_cast<void*>(static_cast<const void*>(&std::get<I>(args.values)))), ...);
+  out[sizeof...(Params)] = nullptr;
+}
+
 template <typename... Params>
 hipError_t launch_packed(const char* name, dim3 grid, dim3 block, size_t shmem, hipStream_t stream, const KernelArgs<Params...>& args) {
   static_assert((std::is_trivially_destructible_v<std::decay_t<Params>> && ...),
                 "kernel arguments must be trivially destructible, as on a GPU");
+  void* params[sizeof...(Params) + 1];
+  param_pointers(args, params, std::index_sequence_for<Params...>{});
   return launch(LaunchRequest{name, entry_id<Params...>(), reinterpret_cast<const void*>(args.function), grid, block, shmem,
-                              stream, &args, sizeof args, alignof(KernelArgs<Params...>), &copy_kernel_args<Params...>});
+                              stream, &args, sizeof args, alignof(KernelArgs<Params...>), &copy_kernel_args<Params...>,
+                              params});
 }
 
 template <typename... Params, size_t... I>
@@ -398,6 +408,24 @@ inline hipError_t hipExtLaunchKernel(void (*kernel)(Params...), dim3 numBlocks, 
                                          &::rocref::hip::detail::copy_kernel_params<Params...>);
   return ::hipExtLaunchKernel(reinterpret_cast<const void*>(kernel), numBlocks, dimBlocks, args, sharedMemBytes, stream,
                               startEvent, stopEvent, flags);
+}
+
+// Texture fetches (HIP-TEX-1): tex1Dfetch reads element x of a linear texture
+// object, or of the object bound to a texture reference; 0 outside it. The GPU
+// model has no sampler, so the filtered tex1D/2D/3D forms are not offered.
+namespace rocref::hip::detail {
+void texture_fetch_1d(hipTextureObject_t texture, int x, void* out, size_t size);
+}  // namespace rocref::hip::detail
+template <typename T>
+inline T tex1Dfetch(hipTextureObject_t texture, int x) {
+  T value;
+  ::rocref::hip::detail::texture_fetch_1d(texture, x, &value, sizeof value);
+  return value;
+}
+template <typename T, enum hipTextureReadMode Mode>
+inline auto tex1Dfetch(const texture<T, hipTextureType1D, Mode>& ref, int x) {
+  using Result = std::conditional_t<Mode == hipReadModeElementType, T, float>;
+  return tex1Dfetch<Result>(ref.textureObject, x);
 }
 
 // Marks a build against rocref's host-compiled kernels (the conformance suite's typed launches).

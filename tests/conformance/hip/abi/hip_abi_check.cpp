@@ -6,7 +6,8 @@
 // the names in FILE, one per line); the functions the library reports as
 // NotSupported (rocref_hip_not_supported) must be exactly those spec/hip.md
 // lists under "## Not supported". Prints the implemented / NotSupported /
-// missing counts and the NotSupported names; exits 1 on a missing export or a list mismatch.
+// missing counts and the NotSupported names; exits 1 on a missing export, a list mismatch, or
+// fewer than 300 functions with semantics (HIP-ABI-1).
 #include <iostream>
 
 #include "hip_abi.h"
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   for (const std::string& name : not_supported) std::cout << "NotSupported: " << name << "\n";
   std::cout << "declared " << r.declared << ": implemented " << r.implemented << ", NotSupported " << r.not_supported
             << ", missing " << r.missing << "\n";
-  const bool ok = r.missing == 0 && r.unlisted.empty() && r.stale.empty() && r.declared >= 300;
+  const bool ok = r.missing == 0 && r.unlisted.empty() && r.stale.empty() && r.declared >= 300 &&
+                  r.implemented >= 300;
   return ok ? 0 : 1;
 }
