@@ -57,11 +57,14 @@ ForeignResult recognise_foreign_kernel(const hsa_kernel_dispatch_packet_t& packe
     r.what = "BLIT-REC-2: code of kernel object " + hex(ko) + " at " + hex(entry) + " not mapped";
     return r;
   }
-  // Copy, then decode: the entry may sit at any byte (a descriptor is user data), and the
-  // code's dwords are read once whatever the producer does to them meanwhile.
+  // The entry may sit at any byte (a descriptor is user data): a misaligned window is copied
+  // first (the translation above covered all of it), never read as misaligned dwords.
   std::array<uint32_t, kCodeWindowDwords> window;
-  std::memcpy(window.data(), bytes, sizeof window);
-  const uint32_t* code = window.data();
+  const uint32_t* code = reinterpret_cast<const uint32_t*>(bytes);
+  if (reinterpret_cast<uintptr_t>(bytes) % alignof(uint32_t) != 0) {
+    std::memcpy(window.data(), bytes, sizeof window);
+    code = window.data();
+  }
   r.kernel = recognise(code, kCodeWindowDwords);
   if (!r.kernel) r.kernel = recognise_rocclr(kernarg_size, code, kCodeWindowDwords);
   if (!r.kernel) {

@@ -12,7 +12,8 @@ extern "C" __global__ void ss_collatz(const int* in, int* out, int n, int k) {
   int v = in[i];
   int steps = 0;
   while (v > 1 && steps < 64) {
-    v = (v & 1) ? 3 * v + k : v / 2;
+    // Wrapping arithmetic in both builds: unsigned, converted back (modular since C++20).
+    v = (v & 1) ? static_cast<int>(3u * static_cast<unsigned>(v) + static_cast<unsigned>(k)) : v / 2;
     ++steps;
   }
   out[i] = (in[i] < 0 ? in[i] / (k | 1) : in[i] % (k | 1)) * 7 + steps;
