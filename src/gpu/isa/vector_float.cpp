@@ -11,6 +11,7 @@
 #include <limits>
 #include <numbers>
 
+#include "gpu/isa/float_compare.h"
 #include "gpu/isa/vector_operands.h"
 
 namespace rocref::gpu::isa {
@@ -46,29 +47,6 @@ double out64(const Inst& in, double r) {
   else if (in.omod == 3) r *= 0.5;
   if (in.clamp) r = std::isnan(r) ? 0.0 : std::fmin(std::fmax(r, 0.0), 1.0);
   return r;
-}
-
-template <typename T>
-bool fcompare(unsigned kind, T a, T b) {  // f, lt, eq, le, gt, lg, ge, o, u, nge, nlg, ngt, nle, neq, nlt, tru
-  const bool unordered = std::isnan(a) || std::isnan(b);
-  switch (kind) {
-    case 0: return false;
-    case 1: return a < b;
-    case 2: return a == b;
-    case 3: return a <= b;
-    case 4: return a > b;
-    case 5: return a < b || a > b;
-    case 6: return a >= b;
-    case 7: return !unordered;
-    case 8: return unordered;
-    case 9: return !(a >= b);
-    case 10: return !(a < b || a > b);
-    case 11: return !(a > b);
-    case 12: return !(a <= b);
-    case 13: return !(a == b);
-    case 14: return !(a < b);
-    default: return true;
-  }
 }
 
 // v_cmp_class: bit 0 signalling NaN, 1 quiet NaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf.

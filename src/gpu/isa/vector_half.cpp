@@ -8,6 +8,7 @@
 // opcodes are not executed (ISA-EXEC-9).
 #include <algorithm>
 
+#include "gpu/isa/float_compare.h"
 #include "gpu/isa/half.h"
 #include "gpu/isa/vector_operands.h"
 
@@ -50,28 +51,6 @@ uint32_t half_result(const Inst& in, double r) {
   }
   if (isa_mutant_active(IsaMutant::HalfResultKeepsHighBits)) return bits | 0xffff0000u;
   return bits;
-}
-
-bool fcompare16(unsigned kind, double a, double b) {  // f, lt, eq, le, gt, lg, ge, o, u, nge, nlg, ngt, nle, neq, nlt, tru
-  const bool unordered = std::isnan(a) || std::isnan(b);
-  switch (kind) {
-    case 0: return false;
-    case 1: return a < b;
-    case 2: return a == b;
-    case 3: return a <= b;
-    case 4: return a > b;
-    case 5: return a < b || a > b;
-    case 6: return a >= b;
-    case 7: return !unordered;
-    case 8: return unordered;
-    case 9: return !(a >= b);
-    case 10: return !(a < b || a > b);
-    case 11: return !(a > b);
-    case 12: return !(a <= b);
-    case 13: return !(a == b);
-    case 14: return !(a < b);
-    default: return true;
-  }
 }
 
 // v_cmp_class_f16: bit 0 signalling NaN, 1 quiet NaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf.
@@ -118,7 +97,7 @@ bool exec_vector_half(Wave& w, const Inst& in, ExecContext& ctx, Step* step) {
         if (in.neg & 1) h ^= 0x8000;
         r = ((s[1][l] >> half_class(h)) & 1) != 0;
       } else {
-        r = fcompare16(in.op & 15, x, half_source(in, 1, s[1][l]));
+        r = fcompare(in.op & 15, x, half_source(in, 1, s[1][l]));
       }
       mask |= uint64_t{r} << l;
     }
