@@ -63,7 +63,8 @@ bool is_enabled(const AqlConfig& config, const AqlState& state, const Step& s) {
       switch (s.action) {
         case Action::Reserve:
           if (p.pc != ProducerPc::Idle) return false;
-          return config.reservation == Reservation::FetchAdd || room_for(config, state, state.write_index);
+          return config.reservation != Reservation::Cas || room_for(config, state, state.write_index);
+        case Action::StoreWriteIndex: return p.pc == ProducerPc::Loaded;
         case Action::CheckRoom:
           return p.pc == ProducerPc::Reserved && room_for(config, state, p.id);
         case Action::WriteBody:
@@ -111,8 +112,8 @@ bool is_enabled(const AqlConfig& config, const AqlState& state, const Step& s) {
 
 std::vector<Step> enabled_steps(const AqlConfig& config, const AqlState& state) {
   std::vector<Step> steps;
-  static constexpr Action kProducerActions[] = {Action::Reserve, Action::CheckRoom, Action::WriteBody,
-                                                Action::Publish, Action::RingDoorbell};
+  static constexpr Action kProducerActions[] = {Action::Reserve, Action::CheckRoom,    Action::WriteBody,
+                                                Action::Publish, Action::RingDoorbell, Action::StoreWriteIndex};
   for (uint32_t i = 0; i < state.producers.size(); ++i) {
     for (Action a : kProducerActions) {
       Step s{Actor::Producer, a, i};
@@ -141,8 +142,16 @@ StepResult step(const AqlConfig& config, const AqlState& state, const Step& s) {
     switch (s.action) {
       case Action::Reserve:  // AQL-IDX-1
         p.id = n.write_index;
+        if (config.reservation == Reservation::Plain) {  // AQL-IDX-7: the load; the store is its own step
+          p.pc = ProducerPc::Loaded;
+          break;
+        }
         n.write_index += 1;
         p.pc = config.reservation == Reservation::Cas ? ProducerPc::HasRoom : ProducerPc::Reserved;
+        break;
+      case Action::StoreWriteIndex:  // AQL-IDX-7
+        n.write_index = p.id + 1;
+        p.pc = ProducerPc::Reserved;
         break;
       case Action::CheckRoom:  // AQL-IDX-2
         p.pc = ProducerPc::HasRoom;

@@ -14,7 +14,11 @@
 
 namespace rocref::model {
 
-enum class Reservation : uint8_t { FetchAdd, Cas };
+// FetchAdd and Cas: one atomic read-modify-write of write_index, any number of
+// producers. Plain: a load, then a store of the value + 1 (AQL-IDX-7), as HSA
+// permits on a queue with one producer (HSA_QUEUE_TYPE_SINGLE); with two it loses
+// a packet, which the model shows.
+enum class Reservation : uint8_t { FetchAdd, Cas, Plain };
 enum class DoorbellStore : uint8_t { Plain, Max };
 
 // Known-bad protocol variants; each must be caught (spec/aql-queue.md, "Mutants").
@@ -62,7 +66,9 @@ struct Slot {
   bool operator==(const Slot&) const = default;
 };
 
-enum class ProducerPc : uint8_t { Idle, Reserved, HasRoom, BodyWritten, Published, Rung, Done };
+// Loaded (last, so the others keep their values): a Plain reservation has read
+// write_index into id and not yet stored it back.
+enum class ProducerPc : uint8_t { Idle, Reserved, HasRoom, BodyWritten, Published, Rung, Done, Loaded };
 
 struct Producer {
   ProducerPc pc = ProducerPc::Idle;
@@ -105,11 +111,12 @@ struct AqlState {
 enum class Actor : uint8_t { Producer, Processor, Completion, Host };
 
 enum class Action : uint8_t {
-  Reserve,          // producer: fetch_add, or a successful CAS (enabled only when there is room)
+  Reserve,          // producer: fetch_add, a successful CAS (enabled only when there is room), or Plain's load
   CheckRoom,        // producer (fetch_add): passes once id < read_index + size
   WriteBody,        // producer: bytes 4..63
   Publish,          // producer: release store of header+setup
   RingDoorbell,     // producer
+  StoreWriteIndex,  // producer (Plain): write_index = id + 1
   Launch,           // processor: header valid at read_index, barrier rule holds
   ResetHeader,      // processor: slot back to INVALID
   AdvanceRead,      // processor: read_index + 1 (release)

@@ -31,9 +31,14 @@ class MoodycamelConcurrent {
   moodycamel::ConcurrentQueue<Packet> q_;
 };
 
+// ReaderWriterQueue(n) with its default 512-entry blocks holds about 2n entries
+// (1024 -> about 2044): one block of kRingSize entries keeps one empty, so
+// maxSize kRingSize - 1 gives 1023 usable entries, rte_ring's capacity at this size.
+using RwQueue = moodycamel::ReaderWriterQueue<Packet, kRingSize>;
+
 class MoodycamelReaderWriter {
  public:
-  MoodycamelReaderWriter() : q_(kRingSize) {}
+  MoodycamelReaderWriter() : q_(kRingSize - 1) {}
   class Producer {
    public:
     Producer(MoodycamelReaderWriter& q, uint32_t) : q_(q.q_) {}
@@ -43,12 +48,12 @@ class MoodycamelReaderWriter {
     void flush() {}
 
    private:
-    moodycamel::ReaderWriterQueue<Packet>& q_;
+    RwQueue& q_;
   };
   bool try_pop(Packet& out) { return q_.try_dequeue(out); }
 
  private:
-  moodycamel::ReaderWriterQueue<Packet> q_;
+  RwQueue q_;
 };
 
 }  // namespace

@@ -1,4 +1,5 @@
-// bench/queue/peer_rocref.cpp - rocref's submission core: QueueRing as the HSA layer uses it, and CachedProducer.
+// bench/queue/peer_rocref.cpp - rocref's submission core: QueueRing as the HSA layer uses it, CachedProducer
+// and SingleProducer.
 //
 // The consumer is RingReader, the packet processor's fetch path (acquire the
 // header, copy, reset to INVALID, advance read_index): per packet for the
@@ -35,6 +36,9 @@ class RocrefQueueRing {
   aql::RingReader reader_;
 };
 
+// CachedProducer (fetch_add, any number of producers) or SingleProducer (a SINGLE
+// queue's one producer: plain load+store reservation, AQL-IDX-7).
+template <class CoreProducer>
 class RocrefCached {
  public:
   RocrefCached() : reader_(memory_.queue(), kReaderBatch) {}
@@ -45,7 +49,7 @@ class RocrefCached {
     void flush() {}
 
    private:
-    aql::CachedProducer producer_;
+    CoreProducer producer_;
   };
   bool try_pop(Packet& out) { return reader_.try_fetch(&out); }
 
@@ -90,7 +94,9 @@ void add_rocref_cores(std::vector<ImplInfo>& out) {
       "rocref_queue_ring", "rocref QueueRing (fetch_add)", true));
   out.push_back(make_impl<RocrefQueueRing<aql::Reservation::Cas>>("rocref_queue_ring_cas",
                                                                    "rocref QueueRing (CAS)", true));
-  out.push_back(make_impl<RocrefCached>("rocref_cached", "rocref CachedProducer", true));
+  out.push_back(make_impl<RocrefCached<aql::CachedProducer>>("rocref_cached", "rocref CachedProducer", true));
+  out.push_back(
+      make_impl<RocrefCached<aql::SingleProducer>>("rocref_single", "rocref SingleProducer (SINGLE queue)", false));
   out.push_back(make_impl<RocrefCachedBatch>("rocref_cached_batch8", "rocref CachedProducer, batches of 8", true,
                                              /*fifo_across=*/true, /*batched=*/true));
 }

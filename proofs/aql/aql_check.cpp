@@ -273,7 +273,7 @@ Verdict check_aql_liveness(const model::AqlConfig& config, const AqlCheckOptions
   const auto done = enc.bv(static_cast<uint64_t>(model::ProducerPc::Done), 3);
   for (const SymProducer& p : path.states.back().producers) solver.add(p.pc == done);
   // Fair suffix: only the processor and completions move, and they move whenever they can.
-  const uint32_t first_engine_choice = 5 * config.producers;
+  const uint32_t first_engine_choice = AqlEncoding::kProducerActionCount * config.producers;
   const uint32_t bound = 4 * config.producers * config.packets_per_producer;
   for (uint32_t t = 0; t < bound; ++t) {
     const SymState& s = path.states.back();

@@ -2,6 +2,7 @@
 #include "proofs/aql/aql_encoding.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "common/aql_protocol.h"
 
@@ -20,8 +21,9 @@ uint64_t num(const z3::expr& e) {
 }
 bool truth(const z3::expr& e) { return e.is_true(); }
 
-constexpr Action kProducerActions[] = {Action::Reserve, Action::CheckRoom, Action::WriteBody, Action::Publish,
-                                       Action::RingDoorbell};
+constexpr Action kProducerActions[] = {Action::Reserve, Action::CheckRoom,    Action::WriteBody,
+                                       Action::Publish, Action::RingDoorbell, Action::StoreWriteIndex};
+static_assert(std::size(kProducerActions) == AqlEncoding::kProducerActionCount);
 constexpr Action kProcessorActions[] = {Action::Launch, Action::ResetHeader, Action::AdvanceRead};
 
 // The model's mutant flags that name a planted bug of src/ (common/mutant.h): the
@@ -54,9 +56,22 @@ struct ProducerRecorder {
   void ring_doorbell() { steps.push_back(Action::RingDoorbell); }
 };
 
+// The same, for ops that reserve with a plain load and store (aql::PlainReservation):
+// the load is the model's Reserve, the store its own step.
+struct PlainProducerRecorder : ProducerRecorder {
+  void load_write_index() { steps.push_back(Action::Reserve); }
+  void store_write_index() { steps.push_back(Action::StoreWriteIndex); }
+};
+static_assert(aql::PlainReservation<PlainProducerRecorder> && !aql::PlainReservation<ProducerRecorder>);
+
 }  // namespace
 
 std::vector<Action> AqlEncoding::producer_steps() const {
+  if (config_.reservation == model::Reservation::Plain) {
+    PlainProducerRecorder r{{false, {}}};
+    aql::producer_program(dom_, r);
+    return r.steps;
+  }
   ProducerRecorder r{config_.reservation == model::Reservation::Cas, {}};
   aql::producer_program(dom_, r);
   return r.steps;
@@ -65,7 +80,13 @@ std::vector<Action> AqlEncoding::producer_steps() const {
 model::ProducerPc AqlEncoding::pc_after(Action a) const {
   switch (a) {
     case Action::Reserve:
-      return config_.reservation == model::Reservation::Cas ? model::ProducerPc::HasRoom : model::ProducerPc::Reserved;
+      switch (config_.reservation) {
+        case model::Reservation::Cas: return model::ProducerPc::HasRoom;
+        case model::Reservation::Plain: return model::ProducerPc::Loaded;
+        case model::Reservation::FetchAdd: return model::ProducerPc::Reserved;
+      }
+      return model::ProducerPc::Reserved;
+    case Action::StoreWriteIndex: return model::ProducerPc::Reserved;
     case Action::CheckRoom: return model::ProducerPc::HasRoom;
     case Action::WriteBody: return model::ProducerPc::BodyWritten;
     case Action::Publish: return model::ProducerPc::Published;
@@ -91,8 +112,10 @@ AqlEncoding::AqlEncoding(z3::context& ctx, const model::AqlConfig& config, uint3
 }
 
 std::optional<model::Step> AqlEncoding::step_of(uint32_t choice) const {
-  const uint32_t producer_choices = 5 * config_.producers;
-  if (choice < producer_choices) return model::Step{Actor::Producer, kProducerActions[choice % 5], choice / 5};
+  const uint32_t producer_choices = kProducerActionCount * config_.producers;
+  if (choice < producer_choices) {
+    return model::Step{Actor::Producer, kProducerActions[choice % kProducerActionCount], choice / kProducerActionCount};
+  }
   choice -= producer_choices;
   if (choice < 3) return model::Step{Actor::Processor, kProcessorActions[choice], 0};
   choice -= 3;
@@ -104,13 +127,14 @@ std::optional<model::Step> AqlEncoding::step_of(uint32_t choice) const {
 uint32_t AqlEncoding::choice_of(const model::Step& step) const {
   switch (step.actor) {
     case Actor::Producer:
-      return 5 * step.index + static_cast<uint32_t>(step.action);
+      return kProducerActionCount * step.index +
+             static_cast<uint32_t>(std::find(std::begin(kProducerActions), std::end(kProducerActions), step.action) -
+                                   std::begin(kProducerActions));
     case Actor::Processor:
-      return 5 * config_.producers + static_cast<uint32_t>(step.action) - static_cast<uint32_t>(Action::Launch);
-    case Actor::Completion:
-      return 5 * config_.producers + 3 + step.index;
-    case Actor::Host:
-      return 5 * config_.producers + 3 + capacity_;
+      return kProducerActionCount * config_.producers + static_cast<uint32_t>(step.action) -
+             static_cast<uint32_t>(Action::Launch);
+    case Actor::Completion: return kProducerActionCount * config_.producers + 3 + step.index;
+    case Actor::Host: return kProducerActionCount * config_.producers + 3 + capacity_;
   }
   return stutter_choice();
 }
@@ -249,7 +273,11 @@ SymStep AqlEncoding::apply(const SymState& s, uint32_t choice) const {
       case Action::Reserve:  // AQL-IDX-1
         if (config_.reservation == model::Reservation::Cas) r.enabled = r.enabled && room(s.write_index);
         np.id = s.write_index;
-        n.write_index = s.write_index + bv(1);
+        // AQL-IDX-7: a plain reservation's load; StoreWriteIndex stores it back.
+        if (config_.reservation != model::Reservation::Plain) n.write_index = s.write_index + bv(1);
+        break;
+      case Action::StoreWriteIndex:  // AQL-IDX-7
+        n.write_index = p.id + bv(1);
         break;
       case Action::CheckRoom:  // AQL-IDX-2
         r.enabled = r.enabled && room(p.id);

@@ -60,16 +60,19 @@ struct SymStep {
 
 class AqlEncoding {
  public:
+  static constexpr uint32_t kProducerActionCount = 6;
+
   AqlEncoding(z3::context& ctx, const model::AqlConfig& config, uint32_t in_flight_capacity = 0);
 
   z3::context& ctx() const { return ctx_; }
   const model::AqlConfig& config() const { return config_; }
   uint32_t capacity() const { return capacity_; }
 
-  // Actions are numbered: producer p's five actions, the processor's three,
+  // Actions are numbered: producer p's six actions (model::Action from Reserve to
+  // StoreWriteIndex; a producer takes those its program has), the processor's three,
   // one completion per in-flight position, the host's dependency store, and a
   // stutter (nothing happens).
-  uint32_t choice_count() const { return 5 * config_.producers + 3 + capacity_ + 2; }
+  uint32_t choice_count() const { return kProducerActionCount * config_.producers + 3 + capacity_ + 2; }
   uint32_t stutter_choice() const { return choice_count() - 1; }
   std::optional<model::Step> step_of(uint32_t choice) const;  // nullopt for the stutter
   uint32_t choice_of(const model::Step& step) const;

@@ -39,9 +39,10 @@ std::vector<NamedFact> auxiliary_invariants(const AqlEncoding& enc, const SymSta
 
   // Shapes: only the correct protocol's control states and header values occur.
   z3::expr shapes = s.processor == proc(ProcessorPc::Fetch) || active;
+  const bool plain = cfg.reservation == model::Reservation::Plain;
   for (const SymProducer& p : s.producers) {
-    shapes = shapes && z3::ule(p.pc, pc(ProducerPc::Done)) && p.pc != pc(ProducerPc::Rung) &&
-             z3::ule(p.remaining, bv(cfg.packets_per_producer, 8)) &&
+    const z3::expr pc_ok = plain ? z3::ule(p.pc, pc(ProducerPc::Loaded)) : z3::ule(p.pc, pc(ProducerPc::Done));
+    shapes = shapes && pc_ok && p.pc != pc(ProducerPc::Rung) && z3::ule(p.remaining, bv(cfg.packets_per_producer, 8)) &&
              ((p.pc == pc(ProducerPc::Done)) == (p.remaining == bv(0, 8)));
   }
   for (const SymSlot& k : s.slots) shapes = shapes && z3::ule(k.header, hdr(SlotHeader::Published));
@@ -55,6 +56,13 @@ std::vector<NamedFact> auxiliary_invariants(const AqlEncoding& enc, const SymSta
   }
   f.push_back({"write-index-counts-reservations", o(s.write_index) == reserved});
   f.push_back({"read-not-past-write", z3::ule(o(s.read_index), o(s.write_index))});
+
+  // AQL-IDX-7: a lone producer's plain reservation loaded write_index, which nobody else
+  // writes, so the value it will store back is write_index + 1.
+  if (plain && cfg.producers == 1) {
+    const SymProducer& p = s.producers[0];
+    f.push_back({"plain-load-is-write-index", z3::implies(p.pc == pc(ProducerPc::Loaded), p.id == s.write_index)});
+  }
 
   // The processor launches read_index, then resets its header, then advances read_index.
   f.push_back({"launched-is-read-plus-active", s.launched == s.read_index + count(active)});

@@ -17,9 +17,14 @@ std::string what(const model::AqlConfig& cfg, const model::AqlState& pre, const 
     const uint64_t id = p.id;
     switch (step.action) {
       case Action::Reserve:
+        if (cfg.reservation == model::Reservation::Plain) {
+          o << "loads write_index " << pre.write_index << ": packet " << id;
+          break;
+        }
         o << (cfg.reservation == model::Reservation::Cas ? "CAS" : "fetch_add") << " write_index " << pre.write_index
           << "->" << post.write_index << ", owns packet " << id;
         break;
+      case Action::StoreWriteIndex: o << "stores write_index " << post.write_index << ", owns packet " << id; break;
       case Action::CheckRoom:
         o << "reads read_index=" << pre.read_index << ": room for packet " << id;
         break;

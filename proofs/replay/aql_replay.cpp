@@ -97,7 +97,9 @@ ReplayResult replay_on_real_code(const AqlTrace& trace) {
       uint64_t& id = owned[step.index];
       switch (step.action) {
         case Action::Reserve:
-          if (cfg.reservation == model::Reservation::FetchAdd) {
+          if (cfg.reservation == model::Reservation::Plain) {
+            id = ring.load_write_index(MemoryOrder::Relaxed);  // AQL-IDX-7: the load
+          } else if (cfg.reservation == model::Reservation::FetchAdd) {
             id = ring.reserve_fetch_add(1);
           } else if (auto got = ring.try_reserve_cas(1)) {
             id = *got;
@@ -106,6 +108,7 @@ ReplayResult replay_on_real_code(const AqlTrace& trace) {
             result.divergence = "CAS reservation refused: the ring is full";
           }
           break;
+        case Action::StoreWriteIndex: ring.store_write_index(id + 1, MemoryOrder::Relaxed); break;
         case Action::CheckRoom:
           if (!ring.has_room(id, 1)) {
             result.diverged = true;

@@ -74,8 +74,13 @@ model::AqlConfig to_config(const AqlSetup& s) {
 std::string describe(const AqlSetup& s) {
   std::ostringstream o;
   o << "P=" << s.producers << " ring=" << s.ring << " pkts=" << s.packets * s.producers << ' '
-    << (s.reservation == model::Reservation::Cas ? "cas" : "fetch_add") << ' '
-    << (s.doorbell == model::DoorbellStore::Max ? "max-db" : s.single_queue ? "single-db" : "plain-db");
+    << (s.reservation == model::Reservation::Cas     ? "cas"
+        : s.reservation == model::Reservation::Plain ? "plain-reserve"
+                                                     : "fetch_add")
+    << ' '
+    << (s.doorbell == model::DoorbellStore::Max ? "max-db"
+        : s.single_queue                        ? "single-db"
+                                                : "plain-db");
   if (s.start) o << " start=2^64-" << (0 - s.start);
   if (s.barrier_value_every) o << " barrier-value/" << s.barrier_value_every;
   return o.str();
@@ -155,6 +160,25 @@ Check mutant_check(const AqlMutantCase& m, uint32_t depth) {
   }};
 }
 
+// AQL-IDX-7: the plain load+store reservation is for a queue's one producer; two
+// producers on it own the same packet id and one overwrites the other's slot.
+Check plain_reservation_shared_check(uint32_t depth) {
+  const AqlSetup s{2, 2, 1, depth, 0, model::Reservation::Plain};
+  const std::string cfg = describe(s);
+  return Check{"aql-mutants", cfg, [s, cfg] {
+                 AqlCheckOptions o;
+                 o.depth = s.depth;
+                 o.induction = false;
+                 const AqlRun run = check_aql(to_config(s), {"AQL-IDX-2"}, o);
+                 Row row{"AQL-IDX-7 two producers on the plain reservation must be caught",
+                         cfg,
+                         run.clauses.front().verdict,
+                         true,
+                         {"AQL-IDX-2"}};
+                 return std::vector<Row>{row};
+               }};
+}
+
 template <typename Variant, typename Fn>
 Check variant_check(const std::string& property, Variant v, bool mutant, Fn fn, const std::string& clause) {
   const std::string name = variant_name(v);
@@ -181,12 +205,16 @@ std::vector<Check> catalog(const VerifyOptions& opt) {
     for (R res : {R::FetchAdd, R::Cas}) safety.push_back({p, r, pkts, large_depth, budget, res, D::Max});
   } else if (opt.quick) {
     safety = {{1, 2, 2, small_depth, budget, R::FetchAdd, D::Plain, true},
+              {1, 2, 2, small_depth, budget, R::Plain, D::Plain, true},
               {2, 2, 2, small_depth, budget, R::Cas, D::Max},
               {2, 2, 1, small_depth, budget, R::FetchAdd, D::Max, false, ~uint64_t{0}},  // ids 2^64-1, 0
               {2, 2, 2, small_depth, budget, R::FetchAdd, D::Max, false, 0, 3}};
   } else {
     safety = {
         {1, 2, 3, small_depth, budget, R::FetchAdd, D::Plain, true},
+        // AQL-IDX-7: a SINGLE queue's plain reservation, also across 2^64.
+        {1, 2, 3, small_depth, budget, R::Plain, D::Plain, true},
+        {1, 2, 3, small_depth, budget, R::Plain, D::Plain, true, ~uint64_t{0} - 2},
         {2, 2, 2, small_depth, budget, R::FetchAdd, D::Max},
         {2, 2, 2, small_depth, budget, R::Cas, D::Plain, true},
         {2, 2, 2, small_depth, budget, R::FetchAdd, D::Plain, false, ~uint64_t{0} - 2},
@@ -223,6 +251,7 @@ std::vector<Check> catalog(const VerifyOptions& opt) {
          model::Reservation::FetchAdd, {"AQL-BAR-4"}},
     };
     for (const AqlMutantCase& m : cases) checks.push_back(mutant_check(m, d));
+    checks.push_back(plain_reservation_shared_check(d));
     checks.push_back(liveness_check(AqlSetup{1, 2, 3, opt.quick ? 18u : 20u, 0}, true));
   }
 

@@ -20,11 +20,12 @@ enum class ClrMutant : uint32_t {
   NoResetOnReuse,      // the pool hands a reused signal out with its old value
   DependencyNotHeld,   // wait_for does not hold its dependency: the pool may reuse it under the packet
   // Packet bugs of VirtualGpu::submit (ring and pool bugs stay before this line):
-  NoBarrierBit,        // AQL-BAR-1: stream packets without the barrier bit (no in-order stream)
-  AgentReleaseScope,   // AQL-FEN-4: release scope AGENT instead of SYSTEM (host reads too early)
-  DoorbellBeforeHeader,  // AQL-DB-1: doorbell rung before the header is release-stored
-  FullRingOffByOne,    // AQL-IDX-2: full-ring wait `>` instead of `>=` (overwrites an unread slot)
-  AgentAcquireScope,   // AQL-FEN-6: acquire scope AGENT instead of SYSTEM (dispatch may read old kernargs)
+  NoBarrierBit,             // AQL-BAR-1: stream packets without the barrier bit (no in-order stream)
+  AgentReleaseScope,        // AQL-FEN-4: release scope AGENT instead of SYSTEM (host reads too early)
+  DoorbellBeforeHeader,     // AQL-DB-1: doorbell rung before the header is release-stored
+  FullRingOffByOne,         // AQL-IDX-2: full-ring wait `>` instead of `>=` (overwrites an unread slot)
+  AgentAcquireScope,        // AQL-FEN-6: acquire scope AGENT instead of SYSTEM (dispatch may read old kernargs)
+  SubmitWithoutStreamLock,  // AQL-IDX-7: the plain reservation without the lock that makes it the queue's one producer
   kCount
 };
 

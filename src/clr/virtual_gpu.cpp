@@ -61,7 +61,8 @@ std::unique_ptr<VirtualGpu> VirtualGpu::create(Device& device, hsa_status_t* sta
   }
   gpu->ring_.emplace(gpu->kernarg_base_, options.kernarg_ring_bytes);
   gpu->stats_.ring_bytes = gpu->ring_->capacity();
-  *status = hsa_queue_create(device.gpu(), kQueueSize, HSA_QUEUE_TYPE_MULTI, on_queue_error, gpu.get(), UINT32_MAX,
+  // SINGLE: submit_mutex_ makes submit() the queue's one producer (AQL-IDX-7).
+  *status = hsa_queue_create(device.gpu(), kQueueSize, HSA_QUEUE_TYPE_SINGLE, on_queue_error, gpu.get(), UINT32_MAX,
                              UINT32_MAX, &gpu->queue_);
   if (*status != HSA_STATUS_SUCCESS) return nullptr;
   hsa_amd_profiling_set_profiler_enabled(gpu->queue_, 1);
@@ -84,10 +85,15 @@ hsa_status_t VirtualGpu::submit(const void* packet, const char* what, Pending pe
     give_back(pending);  // never submitted: nothing reads its slice or signal
     return e;
   }
-  // The producer's steps as ROCclr takes them through hsa.h, composed by the protocol's
-  // own producer program (common/aql_protocol.h, AQL-SRC-2): reserve, wait for room,
-  // body, header, doorbell, in the order (and with the full check, doorbell value and
-  // header store order) that QueueRing, CachedProducer and the proofs share.
+  // The producer's steps through hsa.h, composed by the protocol's own producer
+  // program (common/aql_protocol.h, AQL-SRC-2): reserve, wait for room, body, header,
+  // doorbell, in the order (and with the full check, doorbell value and header store
+  // order) that QueueRing, CachedProducer and the proofs share. The stream's lock makes
+  // this the queue's one producer, so the reservation is a plain load and store
+  // (AQL-IDX-7): no locked instruction per packet, and ids are taken in the order the
+  // pending list records them.
+  std::unique_lock submitting(submit_mutex_, std::defer_lock);
+  if (!clr_mutant_active(ClrMutant::SubmitWithoutStreamLock)) submitting.lock();
   struct Ops {
     VirtualGpu& gpu;
     const void* packet;
@@ -97,7 +103,11 @@ hsa_status_t VirtualGpu::submit(const void* packet, const char* what, Pending pe
     uint64_t id = 0;
     uint8_t* slot = nullptr;
     hsa_status_t status = HSA_STATUS_SUCCESS;  // a queue error while waiting ends the program
-    void reserve() { id = hsa_queue_add_write_index_screlease(queue, 1); }
+    void load_write_index() {
+      id = hsa_queue_load_write_index_relaxed(queue);
+      ROCREF_TRACE_EVENT(trace::Layer::Clr, "write index loaded", "id=" + std::to_string(id));
+    }
+    void store_write_index() { hsa_queue_store_write_index_relaxed(queue, id + 1); }
     // AQL-IDX-2: the slot is free once id - read_index < size (aql::room_for).
     void wait_for_room() {
       const uint64_t slots = clr_mutant_active(ClrMutant::FullRingOffByOne) ? queue->size + 1ull : queue->size;

@@ -1,10 +1,13 @@
 // clr/virtual_gpu.h - one stream's view of the GPU: commands in, AQL packets out.
 //
 // ROCclr's roc::VirtualGPU role. Each command becomes one AQL packet on the
-// stream's own HSA queue, written the way ROCclr writes it (seed 002):
-// reserve with hsa_queue_add_write_index_screlease, wait for room, copy the
-// body, publish header+setup with one release store, ring the doorbell with
-// hsa_signal_store_screlease. Every packet carries the barrier bit (a stream
+// stream's own HSA queue, written as ROCclr writes it (seed 002) but for the
+// reservation: the stream's lock makes submit() the queue's one producer, so it
+// is created SINGLE and reserves with hsa_queue_load_write_index_relaxed and
+// hsa_queue_store_write_index_relaxed (AQL-IDX-7; ROCclr takes
+// hsa_queue_add_write_index_screlease, a locked instruction per packet); then
+// wait for room, copy the body, publish header+setup with one release store,
+// ring the doorbell with hsa_signal_store_screlease. Every packet carries the barrier bit (a stream
 // runs in order) and system-scope acquire and release fences.
 //
 // No launch reaches the KFD: kernel arguments go into a slice of the stream's
@@ -120,6 +123,7 @@ class VirtualGpu {
   hsa_queue_t* queue_ = nullptr;
   void* kernarg_base_ = nullptr;
   std::mutex mutex_;
+  std::mutex submit_mutex_;          // held across submit(): the queue's one producer (AQL-IDX-7)
   std::optional<KernargRing> ring_;  // set once in create()
   KernargStats stats_;
   std::deque<Pending> pending_;

@@ -11,6 +11,12 @@
 // and QueueRing users may share a queue. The doorbell form is a template
 // argument so the per-packet path carries no test for it. The step order and
 // decisions are common/aql_protocol.h's, as QueueRing's and the proofs'.
+//
+// SingleProducer (Reservation::Plain, AQL-IDX-7) is the form for a queue with one
+// producer (HSA_QUEUE_TYPE_SINGLE, or producers serialised by their caller): it
+// reserves with a plain load and store of write_dispatch_id, no locked
+// instruction, so nothing drains the store buffer per packet. Two of them on one
+// queue lose packets.
 #pragma once
 
 #include <hsa/amd_hsa_queue.h>
@@ -30,8 +36,10 @@
 
 namespace rocref::aql {
 
-template <DoorbellStore Bell>
+template <DoorbellStore Bell, Reservation How = Reservation::FetchAdd>
 class BasicCachedProducer {
+  static_assert(How != Reservation::Cas, "a cached producer waits for room after reserving");
+
  public:
   explicit BasicCachedProducer(amd_queue_t* queue) noexcept
       : queue_(queue),
@@ -61,8 +69,15 @@ class BasicCachedProducer {
       uint64_t mask = 0;
       uint8_t* slot(uint32_t i) const noexcept { return base + ((first + i) & mask) * kPacketBytes; }
       // AQL-IDX-1: fetch_add form.
-      ROCREF_PROTOCOL_INLINE void reserve() noexcept {
+      ROCREF_PROTOCOL_INLINE void reserve() noexcept requires(How == Reservation::FetchAdd) {
         first = atomic_field(self.queue_->write_dispatch_id).fetch_add(packets, std::memory_order_relaxed);
+      }
+      // AQL-IDX-7: plain form, this producer being the queue's only one.
+      ROCREF_PROTOCOL_INLINE void load_write_index() noexcept requires(How == Reservation::Plain) {
+        first = atomic_field(self.queue_->write_dispatch_id).load(std::memory_order_relaxed);
+      }
+      ROCREF_PROTOCOL_INLINE void store_write_index() noexcept requires(How == Reservation::Plain) {
+        atomic_field(self.queue_->write_dispatch_id).store(first + packets, std::memory_order_relaxed);
       }
       ROCREF_PROTOCOL_INLINE void wait_for_room() noexcept {
         self.wait_for_room(first, packets);
@@ -121,5 +136,7 @@ class BasicCachedProducer {
 using CachedProducer = BasicCachedProducer<DoorbellStore::Plain>;
 // Many producers on one queue that want a doorbell that never goes back (AQL-DB-3).
 using CachedMaxProducer = BasicCachedProducer<DoorbellStore::Max>;
+// The one producer of a queue (AQL-IDX-7): no locked instruction per reservation.
+using SingleProducer = BasicCachedProducer<DoorbellStore::Plain, Reservation::Plain>;
 
 }  // namespace rocref::aql

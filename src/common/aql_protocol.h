@@ -73,15 +73,37 @@ typename D::U64 max_doorbell(const D& d, typename D::Bool rung, typename D::U64 
   return d.ite(rung && !is_newer(d, current, value), current, value);
 }
 
+// AQL-IDX-1, AQL-IDX-7: the reservation. Ops that provide load_write_index() and
+// store_write_index() belong to a queue with one producer (HSA_QUEUE_TYPE_SINGLE,
+// or producers serialised by the caller): a plain load, then a store of the value +
+// count, with no locked instruction. Any other ops reserve with one atomic
+// read-modify-write, reserve(). The proofs record which steps were taken: two
+// producers on the plain form lose a packet (a COUNTEREXAMPLE row of `rocref verify`).
+template <typename Ops>
+concept PlainReservation = requires(Ops& ops) {
+  ops.load_write_index();
+  ops.store_write_index();
+};
+
+template <typename D, typename Ops>
+ROCREF_PROTOCOL_INLINE void reserve_program(const D&, Ops& ops) {
+  if constexpr (PlainReservation<Ops>) {
+    ops.load_write_index();
+    ops.store_write_index();
+  } else {
+    ops.reserve();
+  }
+}
+
 // The producer's steps in the order it takes them (AQL-IDX-1/2, AQL-PUB-2, AQL-PUB-1,
-// AQL-DB-1) for a reservation of ops.count() packets: reserve, wait for room, each
-// packet's body then header (in id order, so the processor may start on the first),
-// one doorbell for the newest. `ops` provides reserve(), wait_for_room(),
-// write_body(i), publish(i), ring_doorbell() and count(); the code runs them, the
-// proof records their order.
+// AQL-DB-1) for a reservation of ops.count() packets: reserve (reserve_program),
+// wait for room, each packet's body then header (in id order, so the processor may
+// start on the first), one doorbell for the newest. `ops` provides the reservation,
+// wait_for_room(), write_body(i), publish(i), ring_doorbell() and count(); the code
+// runs them, the proof records their order.
 template <typename D, typename Ops>
 ROCREF_PROTOCOL_INLINE void producer_program(const D& d, Ops& ops) {
-  ops.reserve();
+  reserve_program(d, ops);
   ops.wait_for_room();
   if (d.mutant(Mutant::DoorbellBeforeHeader)) {
     for (uint32_t i = 0; i < ops.count(); ++i) ops.write_body(i);

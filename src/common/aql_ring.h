@@ -39,7 +39,9 @@ static_assert(offsetof(amd_signal_t, event_mailbox_ptr) == 16);
 static_assert(offsetof(amd_signal_t, event_id) == 24);
 static_assert(sizeof(amd_signal_t) == 64);
 
-enum class Reservation { FetchAdd, Cas };
+// FetchAdd and Cas: any number of producers. Plain (AQL-IDX-7): a load and a store of
+// write_index, for a queue with one producer (HSA_QUEUE_TYPE_SINGLE).
+enum class Reservation { FetchAdd, Cas, Plain };
 
 // How a producer stores the doorbell (AQL-DB-2, AQL-DB-3).
 enum class DoorbellStore {
@@ -159,39 +161,56 @@ class QueueRing {
   template <typename D = ConcreteDomain>
   uint64_t submit(const void* packet, Reservation how = Reservation::FetchAdd,
                   DoorbellStore bell = DoorbellStore::Plain, const D& d = D{}) noexcept {
-    struct Ops {
-      QueueRing& ring;
-      const void* packet;
-      Reservation how;
-      DoorbellStore bell;
-      uint64_t id = 0;
-      ROCREF_PROTOCOL_INLINE void reserve() noexcept {
-        if (how == Reservation::FetchAdd) {
-          id = ring.reserve_fetch_add(1);
-          return;
-        }
-        Backoff backoff;
-        std::optional<uint64_t> got;
-        while (!(got = ring.try_reserve_cas(1))) backoff.pause();
-        id = *got;
-      }
-      ROCREF_PROTOCOL_INLINE void wait_for_room() noexcept {
-        if (how == Reservation::FetchAdd) ring.wait_for_room(id, 1);
-      }
-      uint32_t count() const noexcept { return 1; }
-      ROCREF_PROTOCOL_INLINE void write_body(uint32_t) noexcept { ring.write_body(id, packet); }
-      ROCREF_PROTOCOL_INLINE void publish(uint32_t) noexcept {
-        uint32_t header_setup;
-        std::memcpy(&header_setup, packet, sizeof header_setup);
-        ring.publish(id, header_setup);
-      }
-      ROCREF_PROTOCOL_INLINE void ring_doorbell() noexcept { ring.ring_doorbell(id, bell); }
-    } ops{*this, packet, how, bell};
+    if (how == Reservation::Plain) {
+      PlainSubmit ops{{*this, packet, bell}};
+      producer_program(d, ops);
+      return ops.id;
+    }
+    SharedSubmit ops{{*this, packet, bell}, how};
     producer_program(d, ops);
     return ops.id;
   }
 
  private:
+  // submit()'s steps after the reservation, the same for every reservation form.
+  struct SubmitSteps {
+    QueueRing& ring;
+    const void* packet;
+    DoorbellStore bell;
+    uint64_t id = 0;
+    uint32_t count() const noexcept { return 1; }
+    ROCREF_PROTOCOL_INLINE void write_body(uint32_t) noexcept { ring.write_body(id, packet); }
+    ROCREF_PROTOCOL_INLINE void publish(uint32_t) noexcept {
+      uint32_t header_setup;
+      std::memcpy(&header_setup, packet, sizeof header_setup);
+      ring.publish(id, header_setup);
+    }
+    ROCREF_PROTOCOL_INLINE void ring_doorbell() noexcept { ring.ring_doorbell(id, bell); }
+  };
+  // AQL-IDX-1: one atomic read-modify-write, any number of producers.
+  struct SharedSubmit : SubmitSteps {
+    Reservation how;
+    ROCREF_PROTOCOL_INLINE void reserve() noexcept {
+      if (how == Reservation::FetchAdd) {
+        id = ring.reserve_fetch_add(1);
+        return;
+      }
+      Backoff backoff;
+      std::optional<uint64_t> got;
+      while (!(got = ring.try_reserve_cas(1))) backoff.pause();
+      id = *got;
+    }
+    ROCREF_PROTOCOL_INLINE void wait_for_room() noexcept {
+      if (how == Reservation::FetchAdd) ring.wait_for_room(id, 1);
+    }
+  };
+  // AQL-IDX-7: the one producer of a SINGLE queue loads and stores write_index.
+  struct PlainSubmit : SubmitSteps {
+    ROCREF_PROTOCOL_INLINE void load_write_index() noexcept { id = ring.load_write_index(MemoryOrder::Relaxed); }
+    ROCREF_PROTOCOL_INLINE void store_write_index() noexcept { ring.store_write_index(id + 1, MemoryOrder::Relaxed); }
+    ROCREF_PROTOCOL_INLINE void wait_for_room() noexcept { ring.wait_for_room(id, 1); }
+  };
+
   // The doorbell signal of an AQL queue is a DOORBELL-kind amd_signal_t whose
   // hardware_doorbell_ptr points into the process's doorbell page.
   uint64_t& doorbell_word() const noexcept {

@@ -149,8 +149,9 @@ hsa_status_t BlitKernel::dispatch_locked(int kernel, const void* args, size_t ar
   const hsa_fence_scope_t release =
       hsa_mutant_active(HsaMutant::BlitAgentReleaseScope) ? HSA_FENCE_SCOPE_AGENT : HSA_FENCE_SCOPE_SYSTEM;
   packet.header = aql::make_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true, acquire, release);
-  // The protocol's producer program (common/aql_protocol.h) through QueueRing's steps.
-  aql::QueueRing(queue_->amd()).submit(&packet, aql::Reservation::FetchAdd, aql::DoorbellStore::Plain, BlitDomain{});
+  // The protocol's producer program (common/aql_protocol.h) through QueueRing's steps. The
+  // blit queue is SINGLE and mutex_ makes this its one producer: a plain reservation (AQL-IDX-7).
+  aql::QueueRing(queue_->amd()).submit(&packet, aql::Reservation::Plain, aql::DoorbellStore::Plain, BlitDomain{});
   // A queue error never completes the signal: check between bounded waits.
   for (;;) {
     const sig::WaitResult result = done_->view().wait(HSA_SIGNAL_CONDITION_EQ, 0, std::chrono::milliseconds(50));

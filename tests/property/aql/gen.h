@@ -26,9 +26,12 @@ inline LockstepConfig draw_config(const ConfigShape& shape = {}) {
   c.model.producers = *rc::gen::inRange<uint32_t>(shape.min_producers, 5);
   c.model.ring_size = *rc::gen::element<uint32_t>(2, 4, 8);
   c.model.packets_per_producer = *rc::gen::inRange<uint32_t>(1, 5);
-  c.model.reservation = shape.any_reservation
-                            ? *rc::gen::element(model::Reservation::FetchAdd, model::Reservation::Cas)
-                            : shape.reservation;
+  // The plain load+store reservation (AQL-IDX-7) is legal only for a queue's one producer.
+  c.model.reservation =
+      !shape.any_reservation ? shape.reservation
+      : c.model.producers == 1
+          ? *rc::gen::element(model::Reservation::FetchAdd, model::Reservation::Cas, model::Reservation::Plain)
+          : *rc::gen::element(model::Reservation::FetchAdd, model::Reservation::Cas);
   c.model.doorbell = shape.any_doorbell ? *rc::gen::element(model::DoorbellStore::Plain, model::DoorbellStore::Max)
                                         : shape.doorbell;
   c.model.barrier_every = *rc::gen::element<uint32_t>(0, 2, 3);

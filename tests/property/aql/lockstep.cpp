@@ -143,7 +143,9 @@ class Runner {
       switch (st.action) {
         case Action::Reserve: {
           uint64_t real = 0;
-          if (c_.reservation == model::Reservation::FetchAdd) {
+          if (c_.reservation == model::Reservation::Plain) {
+            real = ring.load_write_index(MemoryOrder::Relaxed);  // AQL-IDX-7: the load
+          } else if (c_.reservation == model::Reservation::FetchAdd) {
             real = ring.reserve_fetch_add(1);
           } else {
             std::optional<uint64_t> got = ring.try_reserve_cas(1);
@@ -153,6 +155,7 @@ class Runner {
           if (real != m + s_) fail("REFINE: reserved id " + num(real - s_) + ", the model " + num(m));
           break;
         }
+        case Action::StoreWriteIndex: ring.store_write_index(m + s_ + 1, MemoryOrder::Relaxed); break;
         case Action::CheckRoom:
           if (!ring.has_room(m + s_, 1)) fail("AQL-IDX-2: has_room false where the model passes the full check");
           break;

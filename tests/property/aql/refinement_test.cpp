@@ -41,6 +41,42 @@ RC_GTEST_PROP(AqlProperty, AQL_IDX_4_FetchAddWriterOwnsIndexInWindow, ()) {
   RC_ASSERT(t.first("AQL-IDX-2").empty());
 }
 
+// AQL-IDX-7: the plain load+store reservation of a queue's one producer refines the model.
+RC_GTEST_PROP(AqlProperty, AQL_IDX_7_PlainReservationOfOneProducerRefinesModel, ()) {
+  ConfigShape shape;
+  shape.any_reservation = false;
+  shape.reservation = model::Reservation::Plain;
+  shape.near_wrap = *rc::gen::arbitrary<bool>();
+  LockstepConfig c = draw_config(shape);
+  c.model.producers = 1;
+  c.model.single_queue = true;
+  const Trace t = run_lockstep(c, draw_program(), true);
+  RC_LOG() << t.all();
+  RC_ASSERT(t.failures.empty());
+  RC_ASSERT(t.final);
+}
+
+// AQL-IDX-7: two producers on the plain form both load write_index before either stores
+// it: they own the same packet id, and the second overwrites the first's slot. The model
+// and the real ring agree that this loses a packet.
+TEST(AqlPropertyScript, AQL_IDX_7_TwoPlainProducersLoseAPacket) {
+  LockstepConfig c;
+  c.model.producers = 2;
+  c.model.ring_size = 4;
+  c.model.packets_per_producer = 1;
+  c.model.reservation = model::Reservation::Plain;
+  using model::Action;
+  using model::Actor;
+  const std::vector<model::Step> script = {
+      {Actor::Producer, Action::Reserve, 0},         {Actor::Producer, Action::Reserve, 1},
+      {Actor::Producer, Action::StoreWriteIndex, 0}, {Actor::Producer, Action::StoreWriteIndex, 1},
+      {Actor::Producer, Action::CheckRoom, 0},       {Actor::Producer, Action::CheckRoom, 1},
+      {Actor::Producer, Action::WriteBody, 0},       {Actor::Producer, Action::Publish, 0},
+      {Actor::Producer, Action::WriteBody, 1}};
+  const Trace t = run_script(c, script, false);
+  EXPECT_FALSE(t.first("AQL-IDX-2").empty()) << t.all();
+}
+
 // With fetch_add, reserving more packets than the ring holds is allowed; nobody writes past the window.
 RC_GTEST_PROP(AqlProperty, AQL_IDX_4_FetchAddWriteIndexRunsPastFullRing, ()) {
   LockstepConfig c = draw_config(ConfigShape{false, model::Reservation::FetchAdd, true, {}, false, 3});
