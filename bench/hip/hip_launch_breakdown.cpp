@@ -41,12 +41,12 @@ constexpr std::array<Mark, 7> kMarks = {{
     {trace::Layer::Clr, trace::Phase::End, "VirtualGpu::synchronize"},
 }};
 constexpr std::array<const char*, 6> kSegments = {
-    "hip_ns",          // HIP: argument packing, stream and function lookup
-    "command_ns",      // command layer: kernarg slice, completion signal, packet
-    "submit_ns",       // reservation, body, header, doorbell (the AQL producer)
-    "processor_ns",    // doorbell -> the packet processor launches (engine wake-up)
-    "dispatch_ns",     // launch -> completion signal decremented (grid, release)
-    "host_wake_ns",    // completion -> the synchronizing host thread returns
+    "hip_ns",        // HIP: argument packing, stream and function lookup
+    "command_ns",    // command layer: kernarg slice, completion signal, packet
+    "submit_ns",     // reservation, body, header, doorbell (the AQL producer)
+    "processor_ns",  // doorbell -> the packet processor launches (engine wake-up)
+    "dispatch_ns",   // launch -> completion signal decremented (grid, release)
+    "host_wake_ns",  // completion -> the synchronizing host thread returns
 };
 
 int64_t median(std::vector<int64_t> v) {
