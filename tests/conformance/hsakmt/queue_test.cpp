@@ -84,6 +84,22 @@ TEST_F(Hsakmt_Queue, DoubleDestroyReturnsInvalidHandle) {
   EXPECT_EQ(hsaKmtDestroyQueue(0xdead0000), HSAKMT_STATUS_INVALID_HANDLE);
 }
 
+TEST_F(Hsakmt_Queue, UnknownQueueOrEventReturnsInvalidHandle) {
+  ROCREF_ONLY("the queue id and the event are pointers the library dereferences");
+  alignas(4096) static uint8_t ring[64 * 256];
+  HsaEvent stranger{};  // not made by hsaKmtCreateEvent
+  HsaQueueResource r{};
+  EXPECT_EQ(hsaKmtCreateQueue(gpu_node_, HSA_QUEUE_COMPUTE_AQL, 100, HSA_QUEUE_PRIORITY_NORMAL, ring, sizeof ring,
+                              &stranger, &r),
+            HSAKMT_STATUS_INVALID_HANDLE);
+  EXPECT_EQ(static_cast<HSA_QUEUEID>(r.QueueId), 0u) << "a refused create fills in nothing";
+  const HsaQueueResource q = make_aql_queue();
+  ASSERT_NE(static_cast<HSA_QUEUEID>(q.QueueId), 0u);
+  ASSERT_EQ(hsaKmtDestroyQueue(q.QueueId), HSAKMT_STATUS_SUCCESS);
+  EXPECT_EQ(hsaKmtUpdateQueue(q.QueueId, 50, HSA_QUEUE_PRIORITY_HIGH, ring, sizeof ring, nullptr),
+            HSAKMT_STATUS_INVALID_HANDLE);
+}
+
 TEST_F(Hsakmt_Queue, UpdateQueueChangesPriorityAndChecksArguments) {
   const HsaQueueResource r = make_aql_queue();
   ASSERT_NE(static_cast<HSA_QUEUEID>(r.QueueId), 0u);
