@@ -150,7 +150,9 @@ hsa_status_t HSA_API hsa_amd_signal_async_handler(hsa_signal_t signal, hsa_signa
   if (signal.handle == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;  // as hsa_signal_destroy (ROCR too)
   SignalObject* object = rt->find_signal(signal);
   if (object == nullptr) return HSA_STATUS_ERROR_INVALID_SIGNAL;
-  if (handler == nullptr || !rocref::sig::is_valid_condition(cond)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (handler == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  // HSA-ASYNC-1: ROCR 5.2.3 registers any condition; one past GTE never holds, so its handler
+  // never runs and the registration lasts until the signal is destroyed.
   return rt->async_handler().add(object, cond, value, handler, arg);
 }
 

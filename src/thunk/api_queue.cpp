@@ -191,11 +191,10 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtUpdateQueue(HSA_QUEUEID QueueId, HSAuint32 QueuePe
   if (!QueueId) return HSAKMT_STATUS_INVALID_PARAMETER;
   QueueRecord* q = find_queue(p, QueueId);
   if (!q) return HSAKMT_STATUS_INVALID_HANDLE;
-  if (QueueSize > UINT32_MAX) return HSAKMT_STATUS_INVALID_PARAMETER;
   kfd_ioctl_update_queue_args args{};
   args.queue_id = q->queue_id;
   args.ring_base_address = reinterpret_cast<uintptr_t>(QueueAddress);
-  args.ring_size = static_cast<uint32_t>(QueueSize);
+  args.ring_size = static_cast<uint32_t>(QueueSize);  // THUNK-QUEUE-1: the low 32 bits, as libhsakmt 5.2.3
   args.queue_percentage = QueuePercentage;
   args.queue_priority = kfd_priority(Priority);
   return p.transport->ioctl(p.kfd_fd, AMDKFD_IOC_UPDATE_QUEUE, &args) == 0 ? HSAKMT_STATUS_SUCCESS

@@ -249,6 +249,27 @@ TEST_F(HsaSignal, HSA_ASYNC_1_BadRegistrationsAreRejected) {
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
 }
 
+// ROCR 5.2.3 registers a condition past GTE without checking it; it never holds. A sentinel
+// registered first (ROCR's event loop scans in registration order) and called twice proves
+// that a whole round, the unknown registration included, was evaluated.
+TEST_F(HsaSignal, HSA_ASYNC_1_ConditionPastGteIsRegisteredAndNeverHolds) {
+  record_clause("HSA-ASYNC-1");
+  hsa_signal_t gate = make_signal(0);
+  hsa_signal_t s = make_signal(3);
+  std::atomic<int> rounds{0};
+  auto twice = [](hsa_signal_value_t, void* arg) { return static_cast<std::atomic<int>*>(arg)->fetch_add(1) < 1; };
+  ASSERT_EQ(hsa_amd_signal_async_handler(gate, HSA_SIGNAL_CONDITION_EQ, 1, twice, &rounds), HSA_STATUS_SUCCESS);
+  HandlerLog log;
+  log.keep = true;
+  const auto past_gte = static_cast<hsa_signal_condition_t>(HSA_SIGNAL_CONDITION_GTE + 1);
+  ASSERT_EQ(hsa_amd_signal_async_handler(s, past_gte, 3, log_handler, &log), HSA_STATUS_SUCCESS)
+      << "ROCR 5.2.3 does not check the condition";
+  hsa_signal_store_screlease(gate, 1);
+  for (int i = 0; i < 2000 && rounds.load() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_EQ(rounds.load(), 2);
+  EXPECT_EQ(log.calls.load(), 0) << "a condition past GTE held (value 3, compare 3)";
+}
+
 TEST_F(HsaSignal, HSA_SIG_7_WaitAnyReturnsTheFirstSatisfiedIndex) {
   record_clause("HSA-SIG-7");
   hsa_signal_t signals[3] = {make_signal(1), make_signal(5), make_signal(9)};

@@ -84,6 +84,22 @@ TEST_F(Hsakmt_Queue, DoubleDestroyReturnsInvalidHandle) {
   EXPECT_EQ(hsaKmtDestroyQueue(0xdead0000), HSAKMT_STATUS_INVALID_HANDLE);
 }
 
+TEST_F(Hsakmt_Queue, UnknownQueueOrEventReturnsInvalidHandle) {
+  ROCREF_ONLY("the queue id and the event are pointers the library dereferences");
+  alignas(4096) static uint8_t ring[64 * 256];
+  HsaEvent stranger{};  // not made by hsaKmtCreateEvent
+  HsaQueueResource r{};
+  EXPECT_EQ(hsaKmtCreateQueue(gpu_node_, HSA_QUEUE_COMPUTE_AQL, 100, HSA_QUEUE_PRIORITY_NORMAL, ring, sizeof ring,
+                              &stranger, &r),
+            HSAKMT_STATUS_INVALID_HANDLE);
+  EXPECT_EQ(static_cast<HSA_QUEUEID>(r.QueueId), 0u) << "a refused create fills in nothing";
+  const HsaQueueResource q = make_aql_queue();
+  ASSERT_NE(static_cast<HSA_QUEUEID>(q.QueueId), 0u);
+  ASSERT_EQ(hsaKmtDestroyQueue(q.QueueId), HSAKMT_STATUS_SUCCESS);
+  EXPECT_EQ(hsaKmtUpdateQueue(q.QueueId, 50, HSA_QUEUE_PRIORITY_HIGH, ring, sizeof ring, nullptr),
+            HSAKMT_STATUS_INVALID_HANDLE);
+}
+
 TEST_F(Hsakmt_Queue, UpdateQueueChangesPriorityAndChecksArguments) {
   const HsaQueueResource r = make_aql_queue();
   ASSERT_NE(static_cast<HSA_QUEUEID>(r.QueueId), 0u);
@@ -94,6 +110,22 @@ TEST_F(Hsakmt_Queue, UpdateQueueChangesPriorityAndChecksArguments) {
             HSAKMT_STATUS_INVALID_PARAMETER);
   EXPECT_EQ(hsaKmtUpdateQueue(0, 50, HSA_QUEUE_PRIORITY_HIGH, ring, sizeof ring, nullptr),
             HSAKMT_STATUS_INVALID_PARAMETER);
+}
+
+// libhsakmt 5.2.3 stores QueueSize into the ioctl's 32-bit ring_size: the driver judges the
+// low 32 bits (KFD-Q-4: a power of two or 0).
+TEST_F(Hsakmt_Queue, THUNK_QUEUE_1_UpdateQueueSizeIsPassedInItsLow32Bits) {
+  const HsaQueueResource r = make_aql_queue();
+  ASSERT_NE(static_cast<HSA_QUEUEID>(r.QueueId), 0u);
+  alignas(4096) static uint8_t ring[64 * 256];
+  EXPECT_EQ(hsaKmtUpdateQueue(r.QueueId, 50, HSA_QUEUE_PRIORITY_NORMAL, ring, UINT32_MAX, nullptr), HSAKMT_STATUS_ERROR)
+      << "0xffffffff is no power of two: the driver's EINVAL";
+  EXPECT_EQ(hsaKmtUpdateQueue(r.QueueId, 50, HSA_QUEUE_PRIORITY_NORMAL, ring, (HSAuint64{1} << 32) | sizeof ring,
+                              nullptr),
+            HSAKMT_STATUS_SUCCESS)
+      << "bits above 31 are dropped";
+  EXPECT_EQ(hsaKmtUpdateQueue(r.QueueId, 50, HSA_QUEUE_PRIORITY_NORMAL, ring, sizeof ring, nullptr),
+            HSAKMT_STATUS_SUCCESS);
 }
 
 TEST_F(Hsakmt_Queue, SetCuMaskAllCusSucceeds) {

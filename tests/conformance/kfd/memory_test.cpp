@@ -140,6 +140,21 @@ TEST_F(KfdTest, KFD_MEM_5_KFD_MEM_6_MapUnmapArgumentChecks) {
   EXPECT_EQ(proc.free(h), 0);
 }
 
+// amdkfd finds the device by the handle's upper 32 bits (GET_GPU_ID) before the buffer by its
+// IDR index: the right index under another gpu_id names no buffer.
+TEST_F(KfdTest, KFD_MEM_4_KFD_MEM_5_HandleOfAnotherGpuIdIsUnknown) {
+  uint64_t h = 0;
+  ASSERT_EQ(proc.alloc(kGtt, kPage, reserve_va(kPage), &h), 0);
+  ASSERT_EQ(h >> 32, proc.gpu_id) << "the handle carries its device's gpu_id";
+  ASSERT_EQ(proc.map(h), 0);
+  const uint64_t forged = (uint64_t{proc.gpu_id + 1} << 32) | (h & 0xffffffffu);
+  EXPECT_EQ(proc.map(forged), -EINVAL);
+  EXPECT_EQ(proc.unmap(forged), -EINVAL);
+  EXPECT_EQ(proc.free(forged), -EINVAL);
+  EXPECT_EQ(proc.unmap(h), 0) << "the buffer is still mapped";
+  EXPECT_EQ(proc.free(h), 0);
+}
+
 TEST_F(KfdTest, KFD_MEM_5_OverlappingGpuMappingsRefused) {
   const uint64_t va = reserve_va(2 * kPage);
   uint64_t a = 0, b = 0;

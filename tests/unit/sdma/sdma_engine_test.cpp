@@ -85,7 +85,12 @@ TEST(Sdma, SDMA_PKT_2_IncompletePacketWaitsAndConsumesNothing) {
   q.ring_doorbell();
   EXPECT_EQ(q.engine->step().action, SdmaAction::None);
   EXPECT_EQ(q.rptr, 0u);
-  q.put({pkt[5], pkt[6]});
+  ASSERT_EQ(pkt.size(), 7u);
+  q.put({pkt[5]});  // one dword short: still waits
+  q.ring_doorbell();
+  EXPECT_EQ(q.engine->step().action, SdmaAction::None);
+  EXPECT_EQ(q.rptr, 0u);
+  q.put({pkt[6]});
   q.ring_doorbell();
   EXPECT_EQ(q.engine->step().action, SdmaAction::Executed);
   EXPECT_EQ(dst, (std::array<uint32_t, 3>{1, 2, 3}));
