@@ -16,6 +16,7 @@
 #include "kfd/hw_scheduler.h"
 #include "kfd/interrupt_ring.h"
 #include "kfd/kfd_process.h"
+#include "kfd/mem_limit.h"
 #include "kfd/topology.h"
 
 namespace rocref::kfd {
@@ -43,6 +44,7 @@ struct DeviceState {
   HostArena vram;
   HostArena gtt;
   HostArena mmio;  // the HDP flush page behind MMIO_REMAP
+  MemLimit mem_limit;  // KFD-MEM-11: what every buffer object is charged (guarded by mu)
   InterruptRing ih;
   HwScheduler hws;       // compute queues: pipes x slots
   HwScheduler sdma_hws;  // SDMA queues: engines x queues per engine, scheduled apart from compute
@@ -72,6 +74,8 @@ struct DeviceState {
   void destroy_event_locked(Process& p, uint32_t id);
   void destroy_queue_locked(Process& p, uint32_t id);
   void release_process_locked(Process& p);
+  // Gives a buffer's memory back (pool range, KFD-MEM-11 charge); the caller drops the object.
+  void release_bo_memory_locked(const BufferObject& bo);
   // Waits until no time slice runs: no engine holds a pointer translated before this call.
   void quiesce_engines();
 };

@@ -22,6 +22,7 @@ DeviceState::DeviceState()
       vram("rocref-vram", topology.gpu().vram_size),
       gtt("rocref-gtt", kGttPoolSize),
       mmio("rocref-mmio", 4096),
+      mem_limit(topology.cpu().memory_bytes, topology.gpu().vram_size),
       hws(topology.gpu().hw_pipes, topology.gpu().hw_slots_per_pipe),
       sdma_hws(topology.gpu().num_sdma_engines, topology.gpu().num_sdma_queues_per_engine) {
   hws.set_after_slice([this] { drain_interrupts(); });

@@ -70,12 +70,24 @@ int kfd_ioctl_alloc_memory_of_gpu(IoctlCall& c) {
     return -EINVAL;
   }
 
+  if (bo.kind == BoKind::Doorbell && args->size != kDoorbellProcessSlice) return -EINVAL;
+  if (bo.kind == BoKind::MmioRemap && args->size != kPage) return -EINVAL;
+  if (bo.kind == BoKind::Userptr && (args->mmap_offset & (kPage - 1)) != 0) return -EINVAL;
+  // KFD-MEM-11: charged before anything is made (amdgpu_amdkfd_reserve_mem_limit), given back if
+  // making it fails.
+  bo.charge = MemLimit::charge_for(size, f);
+  if (const int err = d.mem_limit.reserve(bo.charge)) return err;
+  const auto fail = [&](int err) {
+    d.mem_limit.unreserve(bo.charge);
+    return err;
+  };
+
   switch (bo.kind) {
     case BoKind::Vram:
     case BoKind::Gtt: {
       HostArena& pool = bo.kind == BoKind::Vram ? d.vram : d.gtt;
       const auto off = pool.allocate(size);
-      if (!off) return -ENOMEM;
+      if (!off) return fail(-ENOMEM);
       bo.arena_offset = *off;
       bo.host = pool.at(*off);
       bo.mmap_offset = d.next_bo_offset;
@@ -86,23 +98,20 @@ int kfd_ioctl_alloc_memory_of_gpu(IoctlCall& c) {
       // KFD-MEM-3: the user's pages back the buffer; they must exist now (get_user_pages).
       // KFD-MEM-10: the GPU sees a pinned view of them, never the user's mapping itself.
       const uint64_t user = args->mmap_offset;
-      if ((user & (kPage - 1)) != 0) return -EINVAL;
       std::unique_ptr<UserptrPin> pin;
       const bool writable = (f & KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE) != 0 &&
                             !kfd_mutant_active(KfdMutant::UserptrWriteUnchecked);
-      if (const int err = UserptrPin::create(user, size, writable, &pin)) return err;
+      if (const int err = UserptrPin::create(user, size, writable, &pin)) return fail(err);
       bo.pin = std::move(pin);
       bo.host = bo.pin->host();
       bo.mmap_offset = user;
       break;
     }
     case BoKind::Doorbell:
-      if (args->size != kDoorbellProcessSlice) return -EINVAL;
       bo.host = p.doorbells->at(0);
       bo.mmap_offset = kMmapTypeDoorbell | mmap_gpu_id(d.gpu_id());
       break;
     case BoKind::MmioRemap:
-      if (args->size != kPage) return -EINVAL;
       bo.host = d.mmio.at(0);
       bo.mmap_offset = kMmapTypeMmio | mmap_gpu_id(d.gpu_id());
       break;
@@ -123,8 +132,7 @@ int kfd_ioctl_free_memory_of_gpu(IoctlCall& c) {
   if (!bo) return -EINVAL;
   if (p.signal_page_from_user && p.signal_slots == reinterpret_cast<uint64_t*>(bo->host)) return -EPERM;
   if (bo->mapped) return -EBUSY;  // amdgpu: "BO VA ... is still mapped"
-  if (bo->kind == BoKind::Vram) d.vram.release(bo->arena_offset, bo->size);
-  if (bo->kind == BoKind::Gtt) d.gtt.release(bo->arena_offset, bo->size);
+  d.release_bo_memory_locked(*bo);
   // KFD-MEM-10: an engine may still hold a pointer into the pinned view that it translated
   // before the unmap; the running time slices end before the view goes away.
   if (bo->pin) d.quiesce_engines();
@@ -188,7 +196,7 @@ int kfd_ioctl_unmap_memory_from_gpu(IoctlCall& c) {
 int kfd_ioctl_get_available_memory(IoctlCall& c) {
   auto* args = static_cast<kfd_ioctl_get_available_memory_args*>(c.args);
   if (args->gpu_id != c.dev.gpu_id()) return -EINVAL;
-  args->available = c.dev.vram.available();
+  args->available = c.dev.mem_limit.available_vram();  // KFD-MEM-9, KFD-MEM-11
   return 0;
 }
 

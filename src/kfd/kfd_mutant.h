@@ -10,6 +10,8 @@ enum class KfdMutant : unsigned {
   QueueAlignmentUnchecked,  // KFD-Q-7: misaligned ring base and queue pointers accepted
   UserptrWriteUnchecked,    // KFD-MEM-3: USERPTR|WRITABLE pinned without FOLL_WRITE's check
   Pm4DisableIgnored,        // KFD-Q-9: UPDATE_QUEUE's percentage 0 leaves a PM4 queue running
+  MemLimitUnchecked,        // KFD-MEM-11: an allocation past the memory limits is accepted
+  FreeKeepsMemCharge,       // KFD-MEM-11: a freed buffer's charge is never given back
   kCount
 };
 

@@ -12,8 +12,7 @@ void DeviceState::release_process_locked(Process& p) {
   while (!p.events.empty()) destroy_event_locked(p, p.events.begin()->first);
   for (auto& [idr, bo] : p.bos) {
     if (bo.mapped) p.vm->unmap(bo.va, bo.size);
-    if (bo.kind == BoKind::Vram) vram.release(bo.arena_offset, bo.size);
-    if (bo.kind == BoKind::Gtt) gtt.release(bo.arena_offset, bo.size);
+    release_bo_memory_locked(bo);
   }
   quiesce_engines();  // KFD-MEM-10: pinned USERPTR views outlive every slice that used them
   p.bos.clear();
@@ -22,6 +21,12 @@ void DeviceState::release_process_locked(Process& p) {
   p.signal_slots = nullptr;
   p.signal_slot_count = 0;
   p.own_event_page.reset();
+}
+
+void DeviceState::release_bo_memory_locked(const BufferObject& bo) {
+  if (bo.kind == BoKind::Vram) vram.release(bo.arena_offset, bo.size);
+  if (bo.kind == BoKind::Gtt) gtt.release(bo.arena_offset, bo.size);
+  mem_limit.unreserve(bo.charge);  // KFD-MEM-11: amdgpu_amdkfd_release_notify
 }
 
 void DeviceState::quiesce_engines() {

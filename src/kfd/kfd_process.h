@@ -20,6 +20,7 @@
 #include "kfd/host_arena.h"
 #include "kfd/kfd_abi.h"
 #include "kfd/kfd_svm.h"
+#include "kfd/mem_limit.h"
 #include "kfd/mqd.h"
 #include "kfd/userptr_pin.h"
 
@@ -37,6 +38,7 @@ struct BufferObject {
   uint8_t* host = nullptr;   // the host pages backing the buffer (what PTEs point at)
   uint64_t mmap_offset = 0;  // render-node offset (VRAM, GTT) or /dev/kfd offset (doorbell, MMIO)
   bool mapped = false;       // mapped to the (one) GPU
+  MemCharge charge;          // KFD-MEM-11: what the allocation reserved, given back at free
   std::shared_ptr<UserptrPin> pin;  // USERPTR: the pinned pages (host points into its view)
 };
 

@@ -36,7 +36,7 @@ void teardown_locked(Process& p) {
     if (it == p.allocations.end()) continue;
     it->second.registrations = 1;
     unmap_locked(p, it->second);
-    if (free_locked(p, it->second) != HSAKMT_STATUS_SUCCESS) p.allocations.erase(addr);
+    if (free_locked(p, it->second) != HSAKMT_STATUS_SUCCESS) forget_locked(p, it->second);
   }
   for (auto& [node, g] : p.gpus)
     if (g.render_fd >= 0) p.transport->close(g.render_fd);

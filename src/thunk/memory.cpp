@@ -388,4 +388,9 @@ HSAKMT_STATUS free_locked(Process& p, Allocation& a) {
   return HSAKMT_STATUS_SUCCESS;
 }
 
+void forget_locked(Process& p, Allocation& a) {
+  if (!a.from_register) release_va(p, a.address, a.size, device_mapped(a));
+  p.allocations.erase(reinterpret_cast<uintptr_t>(a.address));
+}
+
 }  // namespace rocref::thunk

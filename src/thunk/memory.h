@@ -32,6 +32,9 @@ HSAKMT_STATUS map_locked(Process& p, Allocation& a, const std::vector<uint32_t>&
 HSAKMT_STATUS unmap_locked(Process& p, Allocation& a);
 // Drops one registration or FREE_MEMORY_OF_GPU, then gives back the VA. `a` is gone on success.
 HSAKMT_STATUS free_locked(Process& p, Allocation& a);
+// At close, for a buffer whose FREE the driver refused (the events page it still uses: -EPERM):
+// closing /dev/kfd frees the buffer, so its CPU mapping and VA go now (THUNK-OPEN-1). `a` is gone.
+void forget_locked(Process& p, Allocation& a);
 
 // Scratch (libhsakmt's fmm_allocate_scratch): a 64 KiB-aligned reserved range whose base is
 // programmed with SET_SCRATCH_BACKING_VA; VRAM appears in it only where it is mapped.

@@ -8,11 +8,16 @@
 
 namespace rocref::gpu::vm {
 
+// One 4 KiB table page, as the hardware's: 512 entries of 8 bytes. Above the last level an
+// entry is a PDE holding the next table's address (0: none); at the last level it is a PTE.
+// So a mapping costs what its page tables cost on the GPU, 8 bytes per 4 KiB page plus the
+// directories above, and nothing per page that no mapping covers.
 struct PageTable::Table {
-  uint64_t entry[kEntriesPerTable] = {};      // last level: PTEs; above: non-zero = child present
-  Table* child[kEntriesPerTable] = {};
-  uint32_t used = 0;                          // valid entries: the page is freed when it reaches 0
+  uint64_t entry[kEntriesPerTable] = {};
+  uint32_t used = 0;  // valid entries: the page is freed when it reaches 0
 };
+
+PageTable::Table* PageTable::next_table(uint64_t pde) noexcept { return reinterpret_cast<Table*>(pde); }
 
 PageTable::PageTable() : root_(std::make_unique<Table>()) {}
 
@@ -21,7 +26,7 @@ PageTable::~PageTable() { free_table(root_.release(), 0); }
 void PageTable::free_table(Table* t, unsigned level) {
   if (!t) return;
   if (level + 1 < kLevels)
-    for (Table* c : t->child) free_table(c, level + 1);
+    for (uint64_t pde : t->entry) free_table(next_table(pde), level + 1);
   delete t;
 }
 
@@ -38,7 +43,7 @@ uint64_t PageTable::walk(uint64_t va) const noexcept {
   if (va >= kVaLimit) return 0;
   const Table* t = root_.get();
   for (unsigned level = 0; level + 1 < kLevels; ++level) {
-    t = t->child[index(va, level)];
+    t = next_table(t->entry[index(va, level)]);
     if (!t) return 0;
   }
   return t->entry[index(va, kLevels - 1)];
@@ -48,13 +53,12 @@ void PageTable::install(uint64_t va, uint64_t pte) {
   Table* t = root_.get();
   for (unsigned level = 0; level + 1 < kLevels; ++level) {
     const unsigned i = index(va, level);
-    if (!t->child[i]) {
-      t->child[i] = new Table();
-      t->entry[i] = 1;
+    if (!t->entry[i]) {
+      t->entry[i] = reinterpret_cast<uintptr_t>(new Table());
       ++t->used;
       ++table_pages_;
     }
-    t = t->child[i];
+    t = next_table(t->entry[i]);
   }
   const unsigned i = index(va, kLevels - 1);
   if (!(t->entry[i] & kPteValid)) ++t->used;
@@ -68,7 +72,7 @@ void PageTable::clear(uint64_t va) {
   for (unsigned level = 0; level < kLevels; ++level) {
     path[level] = t;
     idx[level] = index(va, level);
-    if (level + 1 < kLevels) t = t->child[idx[level]];
+    if (level + 1 < kLevels) t = next_table(t->entry[idx[level]]);
     if (!t) return;
   }
   Table* leaf = path[kLevels - 1];
@@ -81,7 +85,6 @@ void PageTable::clear(uint64_t va) {
     if (path[level]->used != 0) break;
     Table* parent = path[level - 1];
     delete path[level];
-    parent->child[idx[level - 1]] = nullptr;
     parent->entry[idx[level - 1]] = 0;
     --parent->used;
     --table_pages_;

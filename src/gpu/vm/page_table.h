@@ -1,6 +1,7 @@
 // gpu/vm/page_table.h - one VMID's 4-level GPU page table (radix tree of 512-entry pages).
 //
-// Page-table pages below the root are allocated on demand by map() and freed
+// Each table page is 512 eight-byte entries, PDEs above the last level and PTEs at it, as the
+// hardware's. Page-table pages below the root are allocated on demand by map() and freed
 // by unmap() as soon as they hold no valid entry (VM-PT-3). map() and unmap()
 // are all-or-nothing: a rejected call changes no entry (VM-MAP-2, VM-MAP-4).
 // Not thread-safe: GpuVm serialises access.
@@ -36,6 +37,7 @@ class PageTable {
 
  private:
   struct Table;
+  static Table* next_table(uint64_t pde) noexcept;  // the table a PDE points at, or null
   static bool range_ok(uint64_t va, uint64_t npages) noexcept;
   unsigned index(uint64_t va, unsigned level) const noexcept;
   void install(uint64_t va, uint64_t pte);

@@ -53,6 +53,27 @@ TEST_F(HsaMemory, HSA_MEM_1_EveryAgentHasItsPools) {
   EXPECT_NE(access, HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED);
 }
 
+// KFD-MEM-11 through the runtime: an allocation the driver refuses (past its memory limits) is
+// OUT_OF_RESOURCES; freed memory counts against the limits no more.
+TEST_F(HsaMemory, KFD_MEM_11_PastTheDriversLimitsIsOutOfResourcesAndFreeGivesBack) {
+  size_t system = 0, vram = 0;
+  ASSERT_EQ(hsa_amd_memory_pool_get_info(system_, HSA_AMD_MEMORY_POOL_INFO_SIZE, &system), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_pool_get_info(vram_, HSA_AMD_MEMORY_POOL_INFO_SIZE, &vram), HSA_STATUS_SUCCESS);
+  void* p = nullptr;  // ROCR nulls it on this error; hsa.h leaves it undefined
+  // All of the system memory, within ALLOC_MAX_SIZE: past the system limit (15/16) whether the
+  // runtime takes system memory paged (ROCR: a USERPTR buffer) or non-paged (GTT: the TTM limit, 3/8).
+  EXPECT_EQ(hsa_amd_memory_pool_allocate(system_, system & ~size_t{4095}, 0, &p), HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+  EXPECT_EQ(hsa_amd_memory_pool_allocate(vram_, vram & ~size_t{4095}, 0, &p), HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+  const size_t big = (vram / 8 * 5) & ~size_t{4095};  // one fits, two do not
+  void* a = nullptr;
+  void* b = nullptr;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(vram_, big, 0, &a), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_amd_memory_pool_allocate(vram_, big, 0, &b), HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+  ASSERT_EQ(hsa_amd_memory_pool_free(a), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(vram_, big, 0, &b), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_amd_memory_pool_free(b), HSA_STATUS_SUCCESS);
+}
+
 TEST_F(HsaMemory, HSA_MEM_1_GpuRegionsIncludeAKernargRegion) {
   record_clause("HSA-MEM-1");
   struct Found {

@@ -67,6 +67,33 @@ TEST_F(Hsakmt_AllocMemory, MoreVramThanTheGpuHasReturnsNoMemory) {
   EXPECT_EQ(mem, nullptr);
 }
 
+// KFD-MEM-11 through the thunk: the driver refuses a buffer past its memory limits (-ENOMEM), which
+// hsaKmtAllocMemory answers with NO_MEMORY on its VRAM path and ERROR on its host path (libhsakmt
+// 5.2.3), allocating nothing.
+TEST_F(Hsakmt_AllocMemory, KFD_MEM_11_PastTheDriversMemoryLimitsFailsAndAllocatesNothing) {
+  HsaMemoryProperties bank{};
+  ASSERT_EQ(hsaKmtGetNodeMemoryProperties(0, 1, &bank), HSAKMT_STATUS_SUCCESS);
+  HSAuint64 before = 0, after = 0;
+  const bool available = hsaKmtAvailableMemory != nullptr;
+  if (available) {
+    ASSERT_EQ(hsaKmtAvailableMemory(gpu_node_, &before), HSAKMT_STATUS_SUCCESS);
+  }
+  void* mem = nullptr;
+  // All of VRAM leaves nothing for the page tables the driver keeps back.
+  EXPECT_EQ(hsaKmtAllocMemory(gpu_node_, gpu_.LocalMemSize & ~uint64_t{4095}, vram_flags(), &mem),
+            HSAKMT_STATUS_NO_MEMORY);
+  EXPECT_EQ(mem, nullptr);
+  // Non-paged system memory (GTT) past 3/8 of the system memory, the TTM limit.
+  HsaMemFlags gtt = system_flags();
+  gtt.ui32.NonPaged = 1;
+  EXPECT_EQ(hsaKmtAllocMemory(0, (bank.SizeInBytes / 16 * 7) & ~uint64_t{4095}, gtt, &mem), HSAKMT_STATUS_ERROR);
+  EXPECT_EQ(mem, nullptr);
+  if (available) {
+    ASSERT_EQ(hsaKmtAvailableMemory(gpu_node_, &after), HSAKMT_STATUS_SUCCESS);
+    EXPECT_EQ(after, before);
+  }
+}
+
 TEST_F(Hsakmt_AllocMemory, AvailableMemoryShrinksByAnAllocation) {
   if (!hsaKmtAvailableMemory) GTEST_SKIP() << "hsaKmtAvailableMemory is newer than this library";
   HSAuint64 before = 0, after = 0;
@@ -77,6 +104,18 @@ TEST_F(Hsakmt_AllocMemory, AvailableMemoryShrinksByAnAllocation) {
   EXPECT_LE(after + (16 << 20), before);
   EXPECT_EQ(hsaKmtAvailableMemory(gpu_node_, nullptr), HSAKMT_STATUS_INVALID_PARAMETER);
   EXPECT_EQ(hsaKmtAvailableMemory(sys_.NumNodes, &after), HSAKMT_STATUS_INVALID_NODE_UNIT);
+}
+
+// KFD-MEM-11: freeing a buffer gives its share of the driver's limits back.
+TEST_F(Hsakmt_FreeMemory, KFD_MEM_11_FreedVramCanBeAllocatedAgain) {
+  const uint64_t big = (gpu_.LocalMemSize / 8 * 5) & ~uint64_t{4095};  // one fits, two do not
+  void* a = nullptr;
+  void* b = nullptr;
+  ASSERT_EQ(hsaKmtAllocMemory(gpu_node_, big, vram_flags(), &a), HSAKMT_STATUS_SUCCESS);
+  EXPECT_EQ(hsaKmtAllocMemory(gpu_node_, big, vram_flags(), &b), HSAKMT_STATUS_NO_MEMORY);
+  ASSERT_EQ(hsaKmtFreeMemory(a, big), HSAKMT_STATUS_SUCCESS);
+  ASSERT_EQ(hsaKmtAllocMemory(gpu_node_, big, vram_flags(), &b), HSAKMT_STATUS_SUCCESS);
+  EXPECT_EQ(hsaKmtFreeMemory(b, big), HSAKMT_STATUS_SUCCESS);
 }
 
 TEST_F(Hsakmt_FreeMemory, DoubleFreeReturnsMemoryNotRegistered) {

@@ -118,6 +118,61 @@ TEST_F(KfdTest, KFD_MEM_9_AvailableMemoryTracksVram) {
   EXPECT_EQ(io(AMDKFD_IOC_AVAILABLE_MEMORY, &a), -EINVAL);
 }
 
+// The sizes amdkfd's memory limits derive from: system memory (the CPU node's bank) and VRAM.
+uint64_t bank_bytes(int node) {
+  return properties(std::string(kTopology) + "/nodes/" + std::to_string(node) +
+                    "/mem_banks/0/properties")["size_in_bytes"];
+}
+
+// KFD-MEM-11: GTT past 3/8 of system memory (the TTM limit), USERPTR past 15/16 of it (the system
+// limit), VRAM past the VRAM less its page-table reserve: -ENOMEM, and nothing changes.
+TEST_F(KfdTest, KFD_MEM_11_AllocPastTheMemoryLimitsIsENOMEMAndChangesNothing) {
+  const uint64_t system = bank_bytes(0), vram = bank_bytes(gpu_node());
+  ASSERT_GT(system, 0u);
+  ASSERT_GT(vram, 0u);
+  const uint64_t available = proc.available();
+  uint64_t h = 0;
+  const uint64_t gtt = (system / 16 * 7) & ~(kPage - 1);
+  EXPECT_EQ(proc.alloc(kGtt, gtt, reserve_va(gtt), &h), -ENOMEM) << "GTT past the TTM limit";
+  // The limit is checked before get_user_pages: the range need not even be mapped.
+  const uint64_t user = reserve_va(system);
+  EXPECT_EQ(proc.alloc(KFD_IOC_ALLOC_MEM_FLAGS_USERPTR, system, user, &h, nullptr, user), -ENOMEM)
+      << "USERPTR past the system limit";
+  ::munmap(reinterpret_cast<void*>(user), system);
+  EXPECT_EQ(proc.alloc(kVram, vram, reserve_va(vram), &h), -ENOMEM) << "all of VRAM leaves no page-table reserve";
+  EXPECT_EQ(proc.available(), available);
+  // What fits still fits: the refused calls reserved nothing.
+  ASSERT_EQ(proc.alloc(kVram, available, reserve_va(available), &h), 0);
+  EXPECT_EQ(proc.available(), 0u);
+  EXPECT_EQ(proc.free(h), 0);
+  EXPECT_EQ(proc.available(), available);
+}
+
+// KFD-MEM-11: a freed buffer gives its charge back, a closed process all of its buffers'.
+TEST_F(KfdTest, KFD_MEM_11_FreeAndCloseGiveTheChargeBack) {
+  const uint64_t system = bank_bytes(0), vram = bank_bytes(gpu_node());
+  const uint64_t gtt = system / 4;  // one fits under 3/8 of system memory, two do not
+  const uint64_t gtt_va = reserve_va(gtt);
+  uint64_t a = 0, b = 0;
+  ASSERT_EQ(proc.alloc(kGtt, gtt, gtt_va, &a), 0);
+  EXPECT_EQ(proc.alloc(kGtt, gtt, reserve_va(gtt), &b), -ENOMEM);
+  ASSERT_EQ(proc.free(a), 0);
+  ASSERT_EQ(proc.alloc(kGtt, gtt, gtt_va, &b), 0) << "the freed GTT buffer's charge came back";
+  ASSERT_EQ(proc.free(b), 0);
+  const uint64_t big = vram / 8 * 5;  // one fits, two do not
+  const uint64_t vram_va = reserve_va(big);
+  ASSERT_EQ(proc.alloc(kVram, big, vram_va, &a), 0);
+  EXPECT_EQ(proc.alloc(kVram, big, reserve_va(big), &b), -ENOMEM);
+  // Close with the buffer live: the driver frees it, and its charge with it.
+  KfdProcess other;
+  ASSERT_EQ(other.open(), 0);
+  ASSERT_EQ(other.alloc(kVram, big, reserve_va(big), &b), -ENOMEM) << "the limits are the driver's, not per process";
+  proc.close();
+  ASSERT_EQ(other.alloc(kVram, big, vram_va, &b), 0) << "the closed process's VRAM charge came back";
+  EXPECT_EQ(other.free(b), 0);
+  other.close();
+}
+
 TEST_F(KfdTest, KFD_MEM_5_KFD_MEM_6_MapUnmapArgumentChecks) {
   uint64_t h = 0;
   ASSERT_EQ(proc.alloc(kGtt, kPage, reserve_va(kPage), &h), 0);

@@ -112,5 +112,49 @@ TEST_F(KfdTest, KFD_Q_9_Pm4DisableIgnoredIsCaught) {
   EXPECT_FALSE(disabled_pm4_queue_idle(proc));
 }
 
+uint64_t bank_bytes(int node) {
+  return properties(std::string(kTopology) + "/nodes/" + std::to_string(node) +
+                    "/mem_banks/0/properties")["size_in_bytes"];
+}
+
+// KFD_MEM_11_AllocPastTheMemoryLimitsIsENOMEMAndChangesNothing's GTT row: true when GTT of 7/16 of
+// the system memory (past the TTM limit of 3/8, inside the GTT pool) is refused.
+bool gtt_past_the_limit_refused(const KfdProcess& p) {
+  const uint64_t size = (bank_bytes(0) / 16 * 7) & ~(kPage - 1);
+  const uint64_t va = reserve_va(size);
+  uint64_t h = 0;
+  const int r = p.alloc(KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE, size, va, &h);
+  if (r == 0) p.free(h);
+  ::munmap(reinterpret_cast<void*>(va), size);
+  return r == -ENOMEM;
+}
+
+TEST_F(KfdTest, KFD_MEM_11_MemLimitUncheckedIsCaught) {
+  EXPECT_TRUE(gtt_past_the_limit_refused(proc));
+  Planted m(KfdMutant::MemLimitUnchecked);
+  EXPECT_FALSE(gtt_past_the_limit_refused(proc));
+}
+
+// KFD_MEM_11_FreeAndCloseGiveTheChargeBack's first rows: true when a second VRAM buffer of 5/8 of
+// VRAM fits after the first was freed. With the mutant the first charge stays for good: this
+// test runs last.
+bool freed_charge_returns(const KfdProcess& p) {
+  const uint64_t size = bank_bytes(gpu_node()) / 8 * 5;
+  const uint64_t va = reserve_va(size);
+  uint64_t a = 0, b = 0;
+  if (p.alloc(KFD_IOC_ALLOC_MEM_FLAGS_VRAM, size, va, &a) != 0) return false;
+  p.free(a);
+  const bool again = p.alloc(KFD_IOC_ALLOC_MEM_FLAGS_VRAM, size, va, &b) == 0;
+  if (again) p.free(b);
+  ::munmap(reinterpret_cast<void*>(va), size);
+  return again;
+}
+
+TEST_F(KfdTest, KFD_MEM_11_FreeKeepsMemChargeIsCaught) {
+  EXPECT_TRUE(freed_charge_returns(proc));
+  Planted m(KfdMutant::FreeKeepsMemCharge);
+  EXPECT_FALSE(freed_charge_returns(proc));
+}
+
 }  // namespace
 }  // namespace kfdconf
