@@ -255,7 +255,9 @@ Step exec_mimg(Wave& w, const Inst& in, ExecContext& ctx) {
       bool f[3] = {lod_choice == ssharp::kBilinear, lod_choice == ssharp::kBilinear, filtered[2]};
       double t[3] = {0, 0, 0};
       for (unsigned d = 0; d < img.coords; ++d) {
-        const double u = std::bit_cast<float>(w.vrow(in.vaddr + d)[l]);
+        // NaN reads as 0; huge coordinates are clamped far outside any image (no integer overflow).
+        const float raw = std::bit_cast<float>(w.vrow(in.vaddr + d)[l]);
+        const double u = std::isnan(raw) ? 0.0 : std::clamp<double>(raw, -1e9, 1e9);
         const bool layer = img.array && d == img.coords - 1;
         t[d] = layer ? u : subtexel(s.normalized ? u * img.size[d] : u);
       }

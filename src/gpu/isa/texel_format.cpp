@@ -29,10 +29,10 @@ int32_t sign_extend(uint32_t v, unsigned bits) {
 }
 
 // Round half to even, NaN to 0, then clamp: the float -> fixed-point conversion of UNORM/SNORM stores.
-uint32_t to_fixed(float v, float scale, float lo, float hi) {
+uint32_t to_fixed(float v, double scale, float lo, float hi) {
   if (std::isnan(v)) return 0;
-  const float c = std::clamp(v, lo, hi) * scale;
-  return static_cast<uint32_t>(static_cast<int32_t>(std::nearbyint(c)));
+  const double c = static_cast<double>(std::clamp(v, lo, hi)) * scale;  // in double: 32-bit UNORM reaches 2^32 - 1
+  return static_cast<uint32_t>(static_cast<int64_t>(std::nearbyint(c)));
 }
 
 }  // namespace
@@ -77,8 +77,7 @@ void unpack_texel(const TexelFormat& f, const uint8_t* bytes, uint32_t out[4]) {
 }
 
 void pack_texel(const TexelFormat& f, const uint32_t in[4], uint8_t* bytes) {
-  const float umax = static_cast<float>(std::ldexp(1.0, f.bits) - 1),
-              smax = static_cast<float>(std::ldexp(1.0, f.bits - 1) - 1);
+  const double umax = std::ldexp(1.0, f.bits) - 1, smax = std::ldexp(1.0, f.bits - 1) - 1;
   for (unsigned c = 0; c < f.channels; ++c) {
     const float v = as_float(in[c]);
     uint32_t raw;
