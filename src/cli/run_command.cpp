@@ -60,6 +60,7 @@ int run_samples(const RunOptions& options) {
     const samples::SampleResult r = s->run();
     std::vector<trace::Event> events = trace::snapshot();
     if (options.account) std::printf("%s", trace::to_text(events).c_str());
+    std::printf("%s", trace::dispatch_table(events).c_str());  // ISA-TRACE-1: waves and instructions per dispatch
     std::printf("   %s  %s (%zu trace events)\n", r.ok ? "PASS" : "FAIL", r.summary.c_str(), events.size());
     failures += r.ok ? 0 : 1;
     all_events.insert(all_events.end(), events.begin(), events.end());

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -15,6 +16,8 @@ namespace {
 using json = nlohmann::ordered_json;
 
 int layer_pid(Layer layer) { return static_cast<int>(layer) + 1; }
+
+constexpr std::string_view kDispatchStats = "dispatch stats";
 
 }  // namespace
 
@@ -42,6 +45,12 @@ std::string to_chrome_json(const std::vector<Event>& events) {
             {"name", e.name}};
     if (e.phase == Phase::Instant) ev["s"] = "t";
     if (!e.detail.empty()) ev["args"] = {{"detail", e.detail}};
+    if (e.name == kDispatchStats) {  // the counters as numbers, for tools reading the JSON
+      for (const DispatchStats& d : dispatch_stats({e})) {
+        ev["args"]["code"] = d.code;
+        for (const auto& [key, value] : d.counts) ev["args"][key] = value;
+      }
+    }
     trace_events.push_back(std::move(ev));
   }
   // Invalid UTF-8 in a name or detail is replaced, never a throw from a trace dump.
@@ -73,6 +82,54 @@ std::string to_text(const std::vector<Event>& events) {
     }
     out += '\n';
     if (e.phase == Phase::Begin) ++d;
+  }
+  return out;
+}
+
+std::vector<DispatchStats> dispatch_stats(const std::vector<Event>& events) {
+  std::vector<DispatchStats> out;
+  for (const Event& e : events) {
+    if (e.name != kDispatchStats) continue;
+    DispatchStats d;
+    size_t pos = 0;
+    while (pos < e.detail.size()) {
+      const size_t end = std::min(e.detail.find(' ', pos), e.detail.size());
+      const std::string word = e.detail.substr(pos, end - pos);
+      pos = end + 1;
+      const size_t eq = word.find('=');
+      if (eq == std::string::npos) continue;
+      const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
+      if (key == "code") {
+        d.code = value;
+      } else if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos) {
+        d.counts[key] = std::stoull(value);
+      }
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::string dispatch_table(const std::vector<Event>& events) {
+  std::string out;
+  for (const DispatchStats& d : dispatch_stats(events)) {
+    auto get = [&d](const char* key) {
+      const auto it = d.counts.find(key);
+      return it == d.counts.end() ? 0ull : static_cast<unsigned long long>(it->second);
+    };
+    char line[240];
+    if (d.code == "gfx900") {
+      std::snprintf(
+          line, sizeof line,
+          "   dispatch %llu (gfx900): %llu work-groups, %llu waves, %llu instructions (%llu scalar, %llu vector), "
+          "%llu lane-instructions\n",
+          get("id"), get("work-groups"), get("waves"), get("instructions"), get("scalar"), get("vector"),
+          get("lane-instructions"));
+    } else {
+      std::snprintf(line, sizeof line, "   dispatch %llu (%s): %llu work-groups, %llu waves\n", get("id"),
+                    d.code.c_str(), get("work-groups"), get("waves"));
+    }
+    out += line;
   }
   return out;
 }

@@ -7,6 +7,7 @@
 // complete (AQL-ERR-2 forbids launches, the PRM's "no further packets launch").
 #include "gpu/packet_processor.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <memory>
@@ -31,6 +32,45 @@
 
 namespace rocref::gpu {
 namespace {
+
+// ISA-TRACE-1: one "dispatch stats" trace event per kernel dispatch: work-groups and wave64 waves from
+// the packet's geometry; for gfx9 code the interpreter's instruction counts as well (`rocref trace`).
+void trace_dispatch_stats(uint64_t id, const hsa_kernel_dispatch_packet_t& p, const isa::IsaStats* isa) {
+  if (!trace::enabled()) return;
+  const uint32_t dims = p.setup & 3;
+  const uint64_t grid[3] = {p.grid_size_x, dims > 1 ? p.grid_size_y : 1u, dims > 2 ? p.grid_size_z : 1u};
+  const uint64_t wg[3] = {std::max<uint64_t>(p.workgroup_size_x, 1),
+                          dims > 1 ? std::max<uint64_t>(p.workgroup_size_y, 1) : 1,
+                          dims > 2 ? std::max<uint64_t>(p.workgroup_size_z, 1) : 1};
+  uint64_t groups = 1, waves = 0;
+  for (int d = 0; d < 3; ++d) groups *= (grid[d] + wg[d] - 1) / wg[d];
+  if (isa != nullptr) {
+    groups = isa->work_groups;
+    waves = isa->waves;
+  } else {  // host-compiled kernels: each work-group's items in waves of 64 (partial groups at the edges)
+    const uint64_t full[3] = {grid[0] / wg[0], grid[1] / wg[1], grid[2] / wg[2]};
+    const uint64_t rest[3] = {grid[0] % wg[0], grid[1] % wg[1], grid[2] % wg[2]};
+    for (int mx = 0; mx < 2; ++mx) {
+      for (int my = 0; my < 2; ++my) {
+        for (int mz = 0; mz < 2; ++mz) {
+          const uint64_t n =
+              (mx ? rest[0] != 0 : full[0]) * (my ? rest[1] != 0 : full[1]) * (mz ? rest[2] != 0 : full[2]);
+          const uint64_t items = (mx ? rest[0] : wg[0]) * (my ? rest[1] : wg[1]) * (mz ? rest[2] : wg[2]);
+          waves += n * ((items + 63) / 64);
+        }
+      }
+    }
+  }
+  std::string detail = "id=" + std::to_string(id) + " code=" + (isa != nullptr ? "gfx900" : "host") +
+                       " work-groups=" + std::to_string(groups) + " waves=" + std::to_string(waves);
+  if (isa != nullptr) {
+    detail += " instructions=" + std::to_string(isa->instructions) +
+              " scalar=" + std::to_string(isa->scalar_instructions) +
+              " vector=" + std::to_string(isa->instructions - isa->scalar_instructions) +
+              " lane-instructions=" + std::to_string(isa->lane_instructions);
+  }
+  ROCREF_TRACE_EVENT(trace::Layer::Gpu, "dispatch stats", detail);
+}
 
 static_assert(offsetof(hsa_amd_barrier_value_packet_t, signal) == 8);
 static_assert(offsetof(hsa_amd_barrier_value_packet_t, value) == 16);
@@ -430,6 +470,7 @@ struct PacketProcessor::Impl {
                               std::to_string(uint64_t{f.dispatch.grid_size_x} * f.dispatch.grid_size_y *
                                              f.dispatch.grid_size_z));
         *fault = executor.run(f.dispatch, f.kernel);
+        trace_dispatch_stats(f.id, f.dispatch, nullptr);
       }
         if (*fault) return std::nullopt;
         return true;
@@ -457,7 +498,9 @@ struct PacketProcessor::Impl {
       case Kind::IsaKernel: {
         const isa::IsaDispatch d{&f.dispatch, f.packet_va, reinterpret_cast<uintptr_t>(binding.queue), f.id,
                                  binding.memory};
-        *fault = isa::run_isa_dispatch(d);
+        isa::IsaStats stats;
+        *fault = isa::run_isa_dispatch(d, &stats);
+        trace_dispatch_stats(f.id, f.dispatch, &stats);
         if (*fault) return std::nullopt;
         return true;
       }

@@ -282,7 +282,24 @@ Inst decode_memory(const uint32_t* w, size_t available, uint32_t top6) {
       in.soffset = static_cast<uint16_t>(field(w[1], 24, 8));
       if (field(w[0], 16, 1) != 0 || field(w[1], 23, 1) != 0) in.format = Format::Other;  // LDS / TFE
       break;
-    default:  // MTBUF, MIMG, EXP, VINTRP: known families this model does not execute
+    case 0x3c: {  // MIMG (Vega ISA 12.13)
+      in.format = Format::MIMG;
+      in.op = static_cast<uint16_t>(field(w[0], 18, 7));
+      in.dmask = static_cast<uint8_t>(field(w[0], 8, 4));
+      in.glc = field(w[0], 13, 1) != 0;
+      in.slc = field(w[0], 25, 1) != 0;
+      in.mimg = static_cast<uint8_t>(field(w[0], 12, 1) * kMimgUnorm | field(w[0], 14, 1) * kMimgDa |
+                                     field(w[0], 15, 1) * kMimgA16 | field(w[0], 16, 1) * kMimgTfe |
+                                     field(w[0], 17, 1) * kMimgLwe | field(w[1], 31, 1) * kMimgD16);
+      in.vaddr = static_cast<uint8_t>(field(w[1], 0, 8));
+      in.vdata = static_cast<uint8_t>(field(w[1], 8, 8));
+      in.vdst = in.vdata;
+      in.saddr = static_cast<uint16_t>(field(w[1], 16, 5) * 4);
+      in.soffset =
+          static_cast<uint16_t>(field(w[1], isa_mutant_active(IsaMutant::MimgSsampFromSrsrc) ? 16 : 21, 5) * 4);
+      break;
+    }
+    default:  // MTBUF, EXP, VINTRP: known families this model does not execute
       in.format = Format::Other;
       break;
   }
@@ -292,9 +309,9 @@ Inst decode_memory(const uint32_t* w, size_t available, uint32_t top6) {
 }  // namespace
 
 const char* format_name(Format f) noexcept {
-  static constexpr const char* kNames[] = {"INVALID", "SOP1", "SOP2", "SOPK",   "SOPC",    "SOPP",  "SMEM",
-                                           "VOP1",    "VOP2", "VOPC", "VOP3",   "VOP3P",   "DS",    "FLAT",
-                                           "GLOBAL",  "SCRATCH", "MUBUF", "SDWA", "DPP", "OTHER"};
+  static constexpr const char* kNames[] = {"INVALID", "SOP1",    "SOP2",  "SOPK", "SOPC",  "SOPP", "SMEM",
+                                           "VOP1",    "VOP2",    "VOPC",  "VOP3", "VOP3P", "DS",   "FLAT",
+                                           "GLOBAL",  "SCRATCH", "MUBUF", "SDWA", "DPP",   "MIMG", "OTHER"};
   return kNames[static_cast<int>(f)];
 }
 

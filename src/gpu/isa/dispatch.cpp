@@ -26,6 +26,7 @@ Step execute(Wave& w, const Inst& in, ExecContext& ctx) {
     case Format::DS: return exec_ds(w, in, ctx);
     case Format::FLAT: case Format::GLOBAL: case Format::SCRATCH: return exec_flat(w, in, ctx);
     case Format::MUBUF: return exec_mubuf(w, in, ctx);
+    case Format::MIMG: return exec_mimg(w, in, ctx);
     case Format::VOP3P: return exec_vop3p(w, in, ctx);
     case Format::SDWA: return exec_sdwa(w, in, ctx);
     case Format::DPP: return exec_dpp(w, in, ctx);
@@ -41,6 +42,9 @@ Step run_wave(Wave& w, Program& program, ExecContext& ctx, MemoryAccess& memory,
     if (in == nullptr) return ctx.memory_fault(w.pc, "instruction fetch");
     ++w.instructions;
     ++stats.instructions;
+    // ISA-TRACE-1: a format compare per instruction, into the dispatch's own counters (no atomics).
+    stats.scalar_instructions +=
+        in->format >= Format::SOP1 && in->format <= Format::SMEM && !isa_mutant_active(IsaMutant::StatsSkipScalar);
     stats.lane_instructions += static_cast<uint64_t>(std::popcount(w.exec()));
     const Step step = execute(w, *in, ctx);
     switch (step) {
@@ -200,6 +204,7 @@ std::optional<PacketFault> run_isa_dispatch(const IsaDispatch& d, IsaStats* stat
   ROCREF_TRACE_EVENT(trace::Layer::Gpu, "isa dispatch",
                      "work-groups=" + std::to_string(stats.work_groups) + " waves=" + std::to_string(stats.waves) +
                          " instructions=" + std::to_string(stats.instructions) +
+                         " scalar=" + std::to_string(stats.scalar_instructions) +
                          " lane-instructions=" + std::to_string(stats.lane_instructions));
   if (stats_out != nullptr) *stats_out = stats;
   return fault;

@@ -30,8 +30,9 @@ struct IsaDispatch {
 struct IsaStats {
   uint64_t work_groups = 0;
   uint64_t waves = 0;
-  uint64_t instructions = 0;       // wave instructions
-  uint64_t lane_instructions = 0;  // instructions x active lanes
+  uint64_t instructions = 0;         // wave instructions
+  uint64_t scalar_instructions = 0;  // of which SOP1/SOP2/SOPK/SOPC/SOPP/SMEM (the rest are vector)
+  uint64_t lane_instructions = 0;    // instructions x active lanes
 };
 
 // ISA-DISP-1: whether the dispatch's kernel object is a valid gfx9 AMDHSA kernel descriptor.

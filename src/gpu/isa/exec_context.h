@@ -96,6 +96,7 @@ Step exec_valu(Wave& w, const Inst& in, ExecContext& ctx);
 Step exec_ds(Wave& w, const Inst& in, ExecContext& ctx);
 Step exec_flat(Wave& w, const Inst& in, ExecContext& ctx);
 Step exec_mubuf(Wave& w, const Inst& in, ExecContext& ctx);
+Step exec_mimg(Wave& w, const Inst& in, ExecContext& ctx);   // image.cpp
 Step exec_vop3p(Wave& w, const Inst& in, ExecContext& ctx);  // vector_packed.cpp
 Step exec_sdwa(Wave& w, const Inst& in, ExecContext& ctx);   // vector_sdwa.cpp
 Step exec_dpp(Wave& w, const Inst& in, ExecContext& ctx);    // vector_dpp.cpp

@@ -42,6 +42,10 @@ bool implemented(Format format, uint16_t op) noexcept {
     case Format::DS: step = exec_ds(w, in, ctx); break;
     case Format::FLAT: case Format::GLOBAL: case Format::SCRATCH: step = exec_flat(w, in, ctx); break;
     case Format::MUBUF: in.saddr = 0; step = exec_mubuf(w, in, ctx); break;  // V# in s[0:3] (zero)
+    case Format::MIMG:
+      in.dmask = 1;
+      step = exec_mimg(w, in, ctx);
+      break;  // EXEC empty: no descriptor read
     case Format::VOP3P: step = exec_vop3p(w, in, ctx); break;
     case Format::SDWA: case Format::DPP:  // `op` in the VOP3 space names the base encoding
       in.base = op < 0x100 ? Format::VOPC : op < 0x140 ? Format::VOP2 : op < 0x180 ? Format::VOP1 : Format::Invalid;

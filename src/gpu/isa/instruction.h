@@ -13,11 +13,26 @@ namespace rocref::gpu::isa {
 
 enum class Format : uint8_t {
   Invalid,  // not a gfx900 encoding (or one the decoder does not know)
-  SOP1, SOP2, SOPK, SOPC, SOPP, SMEM,
-  VOP1, VOP2, VOPC, VOP3, VOP3P,
-  DS, FLAT, GLOBAL, SCRATCH, MUBUF,
-  SDWA, DPP,  // VOP1/2/C with an SDWA or DPP extension word (`base` names which)
-  Other,      // a known encoding family not executed (VINTRP, MTBUF, MIMG, EXP)
+  SOP1,
+  SOP2,
+  SOPK,
+  SOPC,
+  SOPP,
+  SMEM,
+  VOP1,
+  VOP2,
+  VOPC,
+  VOP3,
+  VOP3P,
+  DS,
+  FLAT,
+  GLOBAL,
+  SCRATCH,
+  MUBUF,
+  SDWA,
+  DPP,    // VOP1/2/C with an SDWA or DPP extension word (`base` names which)
+  MIMG,   // image instructions (T# in saddr.., S# in soffset..)
+  Other,  // a known encoding family not executed (VINTRP, MTBUF, EXP)
 };
 
 const char* format_name(Format f) noexcept;
@@ -28,6 +43,9 @@ enum OperandCode : uint16_t {
   kConstZero = 128, kSharedBase = 235, kSharedLimit = 236, kPrivateBase = 237, kPrivateLimit = 238,
   kVccz = 251, kExecz = 252, kScc = 253, kLiteral = 255, kVgpr0 = 256,
 };
+
+// MIMG flag bits (Inst::mimg).
+enum MimgFlag : uint8_t { kMimgUnorm = 1, kMimgDa = 2, kMimgA16 = 4, kMimgTfe = 8, kMimgLwe = 16, kMimgD16 = 32 };
 
 struct Inst {
   Format format = Format::Invalid;
@@ -51,8 +69,10 @@ struct Inst {
   bool glc = false, slc = false, smem_imm = true, offen = false, idxen = false, e64 = false;
   uint8_t offset1 = 0;   // DS second offset
   uint16_t saddr = 0;    // GLOBAL/SCRATCH saddr code (0x7f: off); SMEM sbase code; MUBUF srsrc code
-  uint16_t soffset = 0;  // MUBUF soffset code; SMEM soffset when !smem_imm
+  uint16_t soffset = 0;  // MUBUF soffset code; SMEM soffset when !smem_imm; MIMG ssamp code
   uint8_t vaddr = 0, vdata = 0;  // memory VGPR fields
+  uint8_t dmask = 0;             // MIMG: which of X, Y, Z, W are read or written
+  uint8_t mimg = 0;              // MIMG flags (kMimg*)
   uint32_t word0 = 0, word1 = 0;  // raw words, kept to check a cached program is unchanged
 };
 

@@ -9,6 +9,8 @@
 #include <atomic>
 #include <cstring>
 
+#include "gpu/isa/resource_descriptors.h"
+#include "gpu/isa/texel_format.h"
 #include "gpu/isa/vector_operands.h"
 
 namespace rocref::gpu::isa {
@@ -155,6 +157,12 @@ struct MemOp {
   unsigned bytes = 4;     // per lane
   bool load = false, store = false, atomic = false;
   bool sign = false, d16_hi = false, d16 = false;
+  // MUBUF buffer_{load,store}_format_*: one texel of the V#'s format, `components` VGPRs (ISA-IMG-2).
+  bool format = false;
+  unsigned components = 0;
+  TexelFormat texel;
+  uint32_t dst_sel[4] = {};
+  unsigned regs() const { return format ? components : (bytes + 3) / 4; }
 };
 
 // Loads 0x10-0x17 and 0x20-0x25, stores 0x18-0x1f, atomics 0x40-0x4c and 0x60-0x6c (FLAT and MUBUF share them).
@@ -182,8 +190,8 @@ bool classify(unsigned op, MemOp* m) {
 // Runs a classified memory op over the active lanes; address(l) gives each lane's target.
 template <typename AddressFn>
 Step run_lanes(Wave& w, const Inst& in, ExecContext& ctx, const MemOp& m, AddressFn&& address) {
-  const unsigned data_regs = m.atomic ? (m.bytes / 4) * (((in.op & 0x1f) == 1) ? 2 : 1) : (m.bytes + 3) / 4;
-  const unsigned dst_regs = m.atomic ? m.bytes / 4 : (m.bytes + 3) / 4;
+  const unsigned data_regs = m.atomic ? (m.bytes / 4) * (((in.op & 0x1f) == 1) ? 2 : 1) : m.regs();
+  const unsigned dst_regs = m.atomic ? m.bytes / 4 : m.regs();
   if ((m.store || m.atomic) && !w.vgpr_ok(in.vdata, data_regs)) return ctx.illegal(in, w.pc, "out-of-range VGPR in");
   if ((m.load || (m.atomic && in.glc)) && !w.vgpr_ok(in.vdst, std::max(1u, dst_regs))) {
     return ctx.illegal(in, w.pc, "out-of-range VGPR in");
@@ -193,7 +201,23 @@ Step run_lanes(Wave& w, const Inst& in, ExecContext& ctx, const MemOp& m, Addres
   for (unsigned l = 0; l < kWaveLanes; ++l) {
     if (((exec >> l) & 1) == 0) continue;
     const Target t = address(l);
-    if (m.store) {
+    if (m.format) {  // a texel: converted through the V#'s data and number formats
+      uint32_t comp[4] = {0, 0, 0, 0}, data[4] = {0, 0, 0, 0};
+      uint8_t raw[16] = {};
+      if (m.store) {
+        for (unsigned r = 0; r < m.components; ++r) comp[r] = w.vrow(in.vdata + r)[l];
+        pack_texel(m.texel, comp, raw);
+        if (!lane_access(ctx, cache, w, l, t, raw, std::min<unsigned>(m.bytes, m.components * m.texel.bits / 8),
+                         true)) {
+          return Step::Fault;
+        }
+      } else {
+        if (!lane_access(ctx, cache, w, l, t, raw, m.bytes, false)) return Step::Fault;
+        unpack_texel(m.texel, raw, data);
+        apply_dst_sel(m.texel, data, m.dst_sel, comp);
+        for (unsigned r = 0; r < m.components; ++r) w.vrow(in.vdst + r)[l] = comp[r];
+      }
+    } else if (m.store) {
       uint32_t data[4];
       for (unsigned r = 0; r < data_regs; ++r) data[r] = w.vrow(in.vdata + r)[l];
       if (m.d16_hi) data[0] >>= 16;
@@ -291,9 +315,24 @@ Step exec_flat(Wave& w, const Inst& in, ExecContext& ctx) {
 Step exec_mubuf(Wave& w, const Inst& in, ExecContext& ctx) {
   if (in.op == 0x3e || in.op == 0x3f) return Step::Next;  // buffer_wbinvl1(_vol): no L1 modelled
   MemOp m;
-  if (!classify(in.op, &m)) return ctx.illegal(in, w.pc, "unimplemented");
+  const bool format_op = in.op < 0x08;  // buffer_load_format_x..xyzw 0-3, buffer_store_format_x..xyzw 4-7
+  if (!format_op && !classify(in.op, &m)) return ctx.illegal(in, w.pc, "unimplemented");
   if (in.saddr + 4 > 128) return ctx.illegal(in, w.pc, "out-of-range V# in");
   const uint32_t* v = &w.s[in.saddr];
+  if (format_op) {
+    if (w.exec() == 0) return Step::Next;  // nothing read: the V#'s format is not looked at
+    m.format = true;
+    m.load = in.op < 4;
+    m.store = !m.load;
+    m.components = (in.op & 3) + 1;
+    if (!texel_format(vsharp::kDataFormat.get(v), vsharp::kNumFormat.get(v), &m.texel) ||
+        vsharp::kSwizzleEnable.get(v) != 0) {
+      return ctx.illegal(in, w.pc, "unimplemented (V# format or swizzle of)");
+    }
+    m.bytes = m.texel.bytes;
+    const DescField sels[4] = {vsharp::kDstSelX, vsharp::kDstSelY, vsharp::kDstSelZ, vsharp::kDstSelW};
+    for (unsigned c = 0; c < 4; ++c) m.dst_sel[c] = sels[c].get(v);
+  }
   const uint64_t base = uint64_t{v[0]} | uint64_t{v[1] & 0xffff} << 32;
   const uint32_t stride = (v[1] >> 16) & 0x3fff;
   const bool swizzled = (v[1] >> 31) != 0;
@@ -328,7 +367,7 @@ Step exec_mubuf(Wave& w, const Inst& in, ExecContext& ctx) {
   if (out_of_range_any && m.load) {  // zero the destination of out-of-range lanes
     for (unsigned l = 0; l < kWaveLanes; ++l) {
       if (((exec_saved & ~in_range) >> l) & 1) {
-        for (unsigned r = 0; r < (m.bytes + 3) / 4 && w.vgpr_ok(in.vdst + r); ++r) w.vrow(in.vdst + r)[l] = 0;
+        for (unsigned r = 0; r < m.regs() && w.vgpr_ok(in.vdst + r); ++r) w.vrow(in.vdst + r)[l] = 0;
       }
     }
   }

@@ -148,6 +148,15 @@ def generate(rng):
                 w0 = (0x38 << 26) | (op << 18) | (glc << 14) | (idxen << 13) | (offen << 12) | rng.randrange(0, 0x1000)
                 w1 = vaddr | (rng.randrange(0, 200) << 8) | (rng.randrange(0, 20) << 16) | (rng.choice([sg(), 0x80]) << 24)
                 out.append(("MUBUF", op, w0 and [w0, w1]))
+    for op in range(128):  # MIMG: dmask, unorm/glc/slc/da/a16/tfe/lwe/d16, VGPRs, T# and S# quads
+        for variant in range(6):
+            flags = rng.choice([0, 0, 1 << 12, 1 << 13, 1 << 14, 1 << 25, (1 << 12) | (1 << 14)])
+            if variant >= 4: flags |= rng.choice([1 << 15, 1 << 16, 1 << 17])
+            w0 = (0x3C << 26) | (op << 18) | (rng.randrange(1, 16) << 8) | flags
+            ssamp = rng.randrange(0, 20) if variant % 2 else 0  # only samplers and gather4 take one
+            w1 = rng.randrange(0, 200) | (rng.randrange(0, 200) << 8) | (rng.randrange(0, 20) << 16) | \
+                 (ssamp << 21) | ((1 << 31) if variant == 2 else 0)
+            out.append(("MIMG", op, [w0, w1]))
     return out
 
 def scalar_tokens(code):
@@ -298,6 +307,18 @@ def check(args, mutant=None):
         if fmt == "VOP3" and toks and toks[0].startswith("v") and "_e64" not in mnem and len(toks) >= 3 and \
                 all(not t.startswith(("-", "|", "neg", "abs")) for t in toks):
             expect(0, ("v", d["vdst"]), "vdst")
+        if fmt == "MIMG" and len(toks) >= 3:
+            expect(0, ("v", d["vdata"]), "vdata"); expect(1, ("v", d["vaddr"]), "vaddr")
+            expect(2, ("s", d["saddr"]), "srsrc")
+            if len(toks) >= 4 and toks[3].startswith("s["): expect(3, ("s", d["soffset"]), "ssamp")
+            m = re.search(r"dmask:(0x[0-9a-f]+)", text)
+            if (int(m.group(1), 16) if m else 0) != d["dmask"]:
+                errors.append("dmask %s != %d: %s" % (m.group(1) if m else "-", d["dmask"], where))
+            words = text.split()
+            for name, bit in (("unorm", 1), ("da", 2), ("a16", 4), ("tfe", 8), ("lwe", 16), ("d16", 32)):
+                if (name in words) != bool(d["mimg"] & bit): errors.append("%s: %s" % (name, where))
+            for name in ("glc", "slc"):
+                if (name in words) != bool(d[name]): errors.append("%s: %s" % (name, where))
         if fmt in ("DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF"):
             offs = [t for t in " ".join(toks).split() if re.match(r"offset:-?(0x)?[0-9a-f]+$", t)]
             if fmt == "DS" and "2" in mnem.split("_")[1] if len(mnem.split("_")) > 1 else False:
@@ -324,7 +345,7 @@ def coverage(args, known, impl, errors):
     offsets = {"VOPC": 0, "VOP2": 0x100, "VOP1": 0x140}
     rows, total_known, total_impl = [], 0, 0
     for fmt in ("SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "SDWA", "DPP",
-                "DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF"):
+                "DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MIMG"):
         ops = known.get(fmt, {})
         have = []
         for op, m in sorted(ops.items()):

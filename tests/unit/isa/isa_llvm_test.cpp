@@ -47,6 +47,10 @@ TEST(IsaDecoder, ISA_DEC_1_PlantedSdwaDecoderBugDisagreesWithLlvm) {
   EXPECT_EQ(run_check("--mutant SdwaSrcSelSwapped"), 0);
 }
 
+TEST(IsaDecoder, ISA_DEC_1_PlantedMimgDecoderBugDisagreesWithLlvm) {
+  EXPECT_EQ(run_check("--mutant MimgSsampFromSrsrc"), 0);
+}
+
 TEST(IsaDecoder, ISA_COV_1_CoverageTableIsGenerated) {
   ASSERT_EQ(checked_run(), 0);
   std::ifstream table(coverage_path());
@@ -59,7 +63,10 @@ TEST(IsaDecoder, ISA_COV_1_CoverageTableIsGenerated) {
   EXPECT_NE(text.str().find("| DPP |"), std::string::npos);
   EXPECT_NE(text.str().find("v_pk_fma_f16"), std::string::npos);  // VOP3P is listed, implemented
   EXPECT_EQ(text.str().find("~~v_pk_fma_f16~~"), std::string::npos);
-  EXPECT_NE(text.str().find("~~buffer_load_format_x~~"), std::string::npos);  // known to LLVM, not implemented
+  EXPECT_NE(text.str().find("| MIMG |"), std::string::npos);
+  EXPECT_NE(text.str().find(" image_sample_lz"), std::string::npos);  // MIMG is listed, implemented
+  EXPECT_NE(text.str().find(" buffer_load_format_xyzw"), std::string::npos);
+  EXPECT_NE(text.str().find("~~image_atomic_add~~"), std::string::npos);  // known to LLVM, not implemented
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 // with correct results, reading its work-group size through the dispatch ptr from the packet
 // as launched even when the ring slot is reused; ISA-ERR-1: an illegal instruction puts the
 // queue in error with HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION, which the CP reports as its
-// illegal-instruction bit.
+// illegal-instruction bit. ISA-TRACE-1: the dispatch's trace event carries the interpreter's counts.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -12,6 +12,8 @@
 
 #include "code_object.h"
 #include "common/cp_queue_error.h"
+#include "common/trace.h"
+#include "common/trace_format.h"
 #include "gpu/isa/kernel_descriptor.h"
 #include "queue_fixture.h"
 
@@ -64,6 +66,44 @@ TEST(IsaQueue, ISA_DISP_2_HipccKernelCompletesThroughThePacketProcessor) {
   EXPECT_EQ(log.calls, 0);
   EXPECT_EQ(done.value(), 0);
   for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
+}
+
+// ISA-TRACE-1: the packet processor records the interpreter's counts as the dispatch's trace event.
+TEST(IsaQueue, ISA_TRACE_1_DispatchStatsEventCarriesTheInterpreterCounts) {
+  ASSERT_TRUE(kernels().ok()) << kernels().error();
+  const int n = 512;
+  std::vector<float> a(n, 1.0f), b(n, 2.0f), c(n, -1.0f);
+  struct {
+    uint64_t a, b, c;
+    int n;
+  } args{reinterpret_cast<uintptr_t>(a.data()), reinterpret_cast<uintptr_t>(b.data()),
+         reinterpret_cast<uintptr_t>(c.data()), n};
+  alignas(64) uint8_t kernarg[64] = {};
+  std::memcpy(kernarg, &args, sizeof args);
+  TestQueue queue;
+  FlatMemory memory;
+  ErrorLog log;
+  PacketProcessor proc(bind(queue, memory, log));
+  TestSignal done(1);
+  trace::enable(true);
+  trace::clear();
+  queue.submit(dispatch_packet(kernels().kernel_object("vadd"), done.handle(), n, 128, kernarg));
+  proc.drain();
+  const std::vector<trace::DispatchStats> stats = trace::dispatch_stats(trace::snapshot());
+  trace::enable(false);
+  trace::clear();
+  EXPECT_EQ(log.calls, 0);
+  ASSERT_EQ(stats.size(), 1u);
+  const auto& d = stats[0];
+  EXPECT_EQ(d.code, "gfx900");
+  EXPECT_EQ(d.counts.at("work-groups"), 4u);
+  EXPECT_EQ(d.counts.at("waves"), 8u);  // 128 work-items: two wave64s per work-group
+  const uint64_t instructions = d.counts.at("instructions");
+  EXPECT_GT(d.counts.at("scalar"), 0u);
+  EXPECT_GT(d.counts.at("vector"), 0u);
+  EXPECT_EQ(d.counts.at("scalar") + d.counts.at("vector"), instructions);
+  EXPECT_EQ(instructions % 8, 0u);  // full waves of straight-line code: every wave runs the same count
+  EXPECT_EQ(d.counts.at("lane-instructions"), 64 * instructions);
 }
 
 TEST(IsaQueue, ISA_ERR_1_IllegalInstructionIsTheQueueErrorWithTheCpBit) {

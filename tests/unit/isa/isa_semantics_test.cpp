@@ -113,6 +113,44 @@ uint64_t kernel(const CodeObject& co, const char* name) {
 template <typename T>
 uint64_t addr(const std::vector<T>& v) { return reinterpret_cast<uintptr_t>(v.data()); }
 
+// ISA-TRACE-1: instructions LLVM's disassembler lists for `kernel` up to its first s_endpgm (all, and scalar).
+struct Listing {
+  uint64_t all = 0, scalar = 0;
+  bool straight = true;
+};
+Listing disassembly(const char* path, const char* kernel) {
+  Listing l;
+#ifdef ROCREF_LLVM_OBJDUMP
+  const std::string cmd = std::string(ROCREF_LLVM_OBJDUMP) + " -d --mcpu=gfx900 " + path;
+  FILE* f = popen(cmd.c_str(), "r");
+  if (f == nullptr) return {};
+  char line[512];
+  bool in = false, done = false;
+  const std::string head = std::string("<") + kernel + ">:";
+  while (std::fgets(line, sizeof line, f) != nullptr) {
+    const std::string s(line);
+    if (!in) {
+      in = s.find(head) != std::string::npos;
+      continue;
+    }
+    if (done) continue;
+    const size_t p = s.find_first_not_of(" \t");
+    if (p == std::string::npos || s[p] == '/' || s.find("<") == 0) continue;
+    ++l.all;
+    l.scalar += s.compare(p, 2, "s_") == 0;
+    if (s.compare(p, 10, "s_cbranch_") == 0 || s.compare(p, 8, "s_branch") == 0) {
+      l.straight &= s.find("execz") != std::string::npos;  // skipped only when no lane is active
+    }
+    done = s.compare(p, 8, "s_endpgm") == 0;
+  }
+  pclose(f);
+#else
+  (void)path;
+  (void)kernel;
+#endif
+  return l;
+}
+
 #ifdef ROCREF_ISA_MUTANTS
 struct Mutant {
   explicit Mutant(IsaMutant m) : m_(m) { set_isa_mutant(m_, true); }
@@ -613,6 +651,37 @@ TEST(IsaMutants, EveryMutantIsCaught) {
   }
 }
 #endif
+
+// ISA-TRACE-1: every full wave of vadd runs its straight-line code once, so the dispatch's counts are
+// waves x the instructions (and the scalar ones) LLVM's disassembly lists.
+TEST(IsaSemantics, ISA_TRACE_1_DispatchCountsMatchTheDisassembly) {
+#ifndef ROCREF_LLVM_OBJDUMP
+  GTEST_SKIP() << "llvm-objdump-15 not found";
+#endif
+  const Listing l = disassembly(ROCREF_ISA_KERNELS_O2, "vadd");
+  ASSERT_GT(l.all, 4u);
+  ASSERT_GT(l.scalar, 0u);
+  ASSERT_TRUE(l.straight) << "vadd is no longer straight-line code";
+  const int n = 64 * 5;
+  std::vector<float> a(n, 1.0f), b(n, 2.0f), c(n + 64, 0.0f);
+  const Allow ga(a), gb(b), gc(c);
+  struct {
+    uint64_t a, b, c;
+    int n;
+  } args{addr(a), addr(b), addr(c), n};
+  auto run = [&] { return launch(o2().kernel_object("vadd"), args, static_cast<uint32_t>(n), 64); };
+  const Result r = run();
+  ASSERT_FALSE(r.fault.has_value());
+  EXPECT_EQ(r.stats.work_groups, 5u);
+  EXPECT_EQ(r.stats.waves, 5u);
+  EXPECT_EQ(r.stats.instructions, 5 * l.all);
+  EXPECT_EQ(r.stats.scalar_instructions, 5 * l.scalar);
+  EXPECT_EQ(r.stats.lane_instructions, 64 * 5 * l.all);
+#ifdef ROCREF_ISA_MUTANTS
+  Mutant m(IsaMutant::StatsSkipScalar);
+  EXPECT_NE(run().stats.scalar_instructions, 5 * l.scalar);
+#endif
+}
 
 }  // namespace
 }  // namespace rocref::gpu::isa

@@ -51,5 +51,32 @@ TEST_F(TraceTest, ChromeJsonHasOneProcessPerLayerAndEscapes) {
   EXPECT_NE(json.find("line\\nbreak"), std::string::npos);
 }
 
+// ISA-TRACE-1: the GPU model's per-dispatch events as the table `rocref trace` prints and as JSON numbers.
+TEST(TraceFormat, ISA_TRACE_1_DispatchStatsTableAndJson) {
+  enable(true);
+  clear();
+  ROCREF_TRACE_EVENT(
+      Layer::Gpu, "dispatch stats",
+      "id=3 code=gfx900 work-groups=2 waves=4 instructions=40 scalar=12 vector=28 lane-instructions=2560");
+  ROCREF_TRACE_EVENT(Layer::Gpu, "launch", "id=9 waves=1");
+  ROCREF_TRACE_EVENT(Layer::Gpu, "dispatch stats", "id=4 code=host work-groups=5 waves=10");
+  const std::vector<Event> events = snapshot();
+  enable(false);
+  clear();
+  const std::vector<DispatchStats> stats = dispatch_stats(events);
+  ASSERT_EQ(stats.size(), 2u);
+  EXPECT_EQ(stats[0].code, "gfx900");
+  EXPECT_EQ(stats[0].counts.at("scalar"), 12u);
+  EXPECT_EQ(stats[1].counts.at("waves"), 10u);
+  EXPECT_EQ(
+      dispatch_table(events),
+      "   dispatch 3 (gfx900): 2 work-groups, 4 waves, 40 instructions (12 scalar, 28 vector), 2560 lane-instructions\n"
+      "   dispatch 4 (host): 5 work-groups, 10 waves\n");
+  const std::string json = to_chrome_json(events);
+  EXPECT_NE(json.find("\"code\":\"gfx900\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"instructions\":40"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"waves\":10"), std::string::npos) << json;
+}
+
 }  // namespace
 }  // namespace rocref::trace
