@@ -8,12 +8,12 @@
 #include <cstring>
 #include <string>
 
-#include "clr/blit_kernels.h"
 #include "clr/clr_mutant.h"
 #include "clr/device.h"
 #include "clr/kernel_object.h"
 #include "clr/signal_pool.h"
 #include "common/aql_protocol.h"
+#include "common/copy_fill_kernels.h"
 #include "common/trace.h"
 #include "common/tsan_sync.h"
 
@@ -183,8 +183,8 @@ hsa_status_t VirtualGpu::launch(const KernelDispatch& d) {
 
 hsa_status_t VirtualGpu::launch_blit(uint64_t kernel_id, const char* name, const void* args, size_t args_size,
                                      size_t bytes) {
-  // One work-item per kBlitChunkBytes of the range, up to 256 per work-group.
-  const auto items = static_cast<uint32_t>((bytes + kBlitChunkBytes - 1) / kBlitChunkBytes);
+  // One work-item per chunk of the range, up to 256 per work-group.
+  const auto items = static_cast<uint32_t>((bytes + copy_fill::kChunkBytes - 1) / copy_fill::kChunkBytes);
   const uint32_t block = items < 256 ? items : 256;
   KernelDispatch d;
   d.kernel_id = kernel_id;
@@ -198,14 +198,14 @@ hsa_status_t VirtualGpu::launch_blit(uint64_t kernel_id, const char* name, const
 
 hsa_status_t VirtualGpu::copy(void* dst, const void* src, size_t size) {
   if (size == 0) return HSA_STATUS_SUCCESS;
-  const CopyArgs args{dst, src, size};
-  return launch_blit(copy_kernel_id(), "__rocref_blit_copy", &args, sizeof args, size);
+  const copy_fill::CopyArgs args{reinterpret_cast<uint64_t>(dst), reinterpret_cast<uint64_t>(src), size};
+  return launch_blit(copy_fill::copy_kernel_id(), copy_fill::kCopyName, &args, sizeof args, size);
 }
 
 hsa_status_t VirtualGpu::fill(void* dst, uint32_t pattern, uint32_t pattern_bytes, size_t size) {
   if (size == 0) return HSA_STATUS_SUCCESS;
-  const FillArgs args{dst, size, pattern, pattern_bytes};
-  return launch_blit(fill_kernel_id(), "__rocref_blit_fill", &args, sizeof args, size);
+  const copy_fill::FillArgs args{reinterpret_cast<uint64_t>(dst), size, pattern, pattern_bytes};
+  return launch_blit(copy_fill::fill_kernel_id(), copy_fill::kFillName, &args, sizeof args, size);
 }
 
 hsa_status_t VirtualGpu::barrier_packet(hsa_signal_t dependency, Pending pending) {

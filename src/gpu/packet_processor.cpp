@@ -23,7 +23,7 @@
 #include "common/tsan_sync.h"
 #include "gpu/adversarial_queue.h"
 #include "gpu/adversary.h"
-#include "gpu/blit/foreign_kernel.h"
+#include "gpu/foreign_blit/foreign_kernel.h"
 #include "gpu/isa/dispatch.h"
 #include "gpu/kernel_executor.h"
 #include "gpu/packet_checks.h"
@@ -47,10 +47,10 @@ enum class Kind : uint8_t {
   BarrierOr,
   BarrierValue,
   Agent,
-  Pm4Ib,          // ROCR's PM4-IB vendor packet, run by gpu/pm4 (PM4-AQL-1)
-  ForeignKernel,  // a ROCR or ROCclr blit kernel, emulated by gpu/blit (BLIT-REC-1, BLIT-REC-3)
-  IsaKernel,      // an AMDHSA kernel descriptor: gfx900 code run by gpu/isa (ISA-DISP-1)
-  NoOp,           // mutant VendorTypeAcceptedAsValid: a type-0 slot taken as a packet
+  Pm4Ib,            // ROCR's PM4-IB vendor packet, run by gpu/pm4 (PM4-AQL-1)
+  ForeignKernel,    // a ROCR or ROCclr blit kernel, emulated by gpu/foreign_blit (BLIT-REC-1, BLIT-REC-3)
+  IsaKernel,        // an AMDHSA kernel descriptor: gfx900 code run by gpu/isa (ISA-DISP-1)
+  NoOp,             // mutant VendorTypeAcceptedAsValid: a type-0 slot taken as a packet
   ConsumedInvalid,  // mutant InvalidHeaderConsumed: an INVALID slot taken as a packet
 };
 
@@ -219,8 +219,8 @@ struct PacketProcessor::Impl {
         if (auto fault = resolve_kernel(f.dispatch, *binding.memory, &f.kernel)) {
           if (fault->status != HSA_STATUS_ERROR_INVALID_PACKET_FORMAT) return fault;
           // BLIT-REC-2: not a rocref kernel; launch it only if it is a ROCR or ROCclr blit kernel.
-          const blit::ForeignResult r = blit::recognise_foreign_kernel(f.dispatch, *binding.memory);
-          if (r.outcome != blit::ForeignOutcome::Completed) {
+          const foreign_blit::ForeignResult r = foreign_blit::recognise_foreign_kernel(f.dispatch, *binding.memory);
+          if (r.outcome != foreign_blit::ForeignOutcome::Completed) {
             std::string why;
             if (isa::is_isa_kernel(f.dispatch, *binding.memory, &why)) {
               f.kind = Kind::IsaKernel;  // ISA-DISP-1: real gfx900 code
@@ -443,12 +443,12 @@ struct PacketProcessor::Impl {
         return true;
       }
       case Kind::ForeignKernel: {
-        const blit::ForeignResult r = blit::run_foreign_kernel(f.dispatch, *binding.memory);
-        if (r.outcome == blit::ForeignOutcome::Fault) {  // BLIT-FAULT-1: a GPU page fault, as a kernel's
+        const foreign_blit::ForeignResult r = foreign_blit::run_foreign_kernel(f.dispatch, *binding.memory);
+        if (r.outcome == foreign_blit::ForeignOutcome::Fault) {  // BLIT-FAULT-1: a GPU page fault, as a kernel's
           *fault = PacketFault{kStatusApertureViolation, r.what, r.address};
           return std::nullopt;
         }
-        if (r.outcome != blit::ForeignOutcome::Completed) {
+        if (r.outcome != foreign_blit::ForeignOutcome::Completed) {
           *fault = PacketFault{HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, r.what, f.dispatch.kernel_object};
           return std::nullopt;
         }
