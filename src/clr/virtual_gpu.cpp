@@ -49,21 +49,22 @@ struct ClrDomain : aql::ConcreteDomain {
 
 }  // namespace
 
-std::unique_ptr<VirtualGpu> VirtualGpu::create(Device& device, hsa_status_t* status, Options options) {
+Expected<std::unique_ptr<VirtualGpu>, hsa_status_t> VirtualGpu::create(Device& device, Options options) {
   ROCREF_TRACE_SPAN(trace::Layer::Clr, "VirtualGpu::create",
                     "hsa_queue_create size=" + std::to_string(kQueueSize) +
                         ", kernarg ring " + std::to_string(options.kernarg_ring_bytes) + " bytes");
   std::unique_ptr<VirtualGpu> gpu(new VirtualGpu(device));
   // The stream's one kernarg allocation; every launch takes a slice of it (none: every launch a one-off).
   if (options.kernarg_ring_bytes != 0) {
-    *status = hsa_amd_memory_pool_allocate(device.kernarg_pool(), options.kernarg_ring_bytes, 0, &gpu->kernarg_base_);
-    if (*status != HSA_STATUS_SUCCESS) return nullptr;
+    const hsa_status_t status =
+        hsa_amd_memory_pool_allocate(device.kernarg_pool(), options.kernarg_ring_bytes, 0, &gpu->kernarg_base_);
+    if (status != HSA_STATUS_SUCCESS) return unexpected(status);
   }
   gpu->ring_.emplace(gpu->kernarg_base_, options.kernarg_ring_bytes);
   gpu->stats_.ring_bytes = gpu->ring_->capacity();
-  *status = hsa_queue_create(device.gpu(), kQueueSize, HSA_QUEUE_TYPE_MULTI, on_queue_error, gpu.get(), UINT32_MAX,
-                             UINT32_MAX, &gpu->queue_);
-  if (*status != HSA_STATUS_SUCCESS) return nullptr;
+  const hsa_status_t status = hsa_queue_create(device.gpu(), kQueueSize, HSA_QUEUE_TYPE_MULTI, on_queue_error,
+                                               gpu.get(), UINT32_MAX, UINT32_MAX, &gpu->queue_);
+  if (status != HSA_STATUS_SUCCESS) return unexpected(status);
   hsa_amd_profiling_set_profiler_enabled(gpu->queue_, 1);
   return gpu;
 }
