@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <type_traits>
 
 #include "common/aql_protocol.h"
 
@@ -11,8 +12,6 @@ namespace {
 
 using model::Action;
 using model::Actor;
-
-constexpr unsigned kHeaderBits = 2, kProducerPcBits = 3, kProcessorPcBits = 2, kSmallBits = 8;
 
 uint64_t num(const z3::expr& e) {
   uint64_t v = 0;
@@ -40,6 +39,80 @@ Z3Domain domain_for(z3::context& ctx, const model::AqlMutants& m) {
   set(Mutant::BarrierPacketDoesNotBlock, m.barrier_packet_does_not_block);
   set(Mutant::BarrierValueIgnoresCondition, m.barrier_value_ignores_condition);
   return d;
+}
+
+// --- walks over the field tables (aql_encoding.h) --------------------------
+
+template <class R>
+concept GroupRow = requires(const R& r) {
+  r.fields;
+};
+template <class R>
+concept CountRow = requires(const R& r) {
+  r.of;
+};
+
+template <class Table, class Fn>
+void rows(const Table& table, Fn&& fn) {
+  std::apply([&](const auto&... r) { (fn(r), ...); }, table);
+}
+
+// A struct of the state with every member a placeholder: built from the rows,
+// so a member the table lacks (or a row too many) does not compile.
+template <class Sym, class Table>
+Sym blank(z3::context& c, const Table& table) {
+  return std::apply(
+      [&](const auto&... r) {
+        auto one = [&](const auto& row) {
+          if constexpr (GroupRow<std::decay_t<decltype(row)>>) {
+            return std::remove_reference_t<decltype(std::declval<Sym&>().*row.sym)>{};
+          } else {
+            return c.bool_val(false);
+          }
+        };
+        return Sym{one(r)...};
+      },
+      table);
+}
+
+template <class Sym, class Table>
+void collect(const Sym& s, const Table& table, std::vector<z3::expr>& out) {
+  rows(table, [&](const auto& r) {
+    if constexpr (GroupRow<std::decay_t<decltype(r)>>) {
+      for (const auto& e : s.*r.sym) collect(e, r.fields, out);
+    } else {
+      out.push_back(s.*r.sym);
+    }
+  });
+}
+
+// The inverse of collect: s's variables from `in`, from position i on.
+template <class Sym, class Table>
+void assign(Sym& s, const Table& table, const std::vector<z3::expr>& in, size_t& i) {
+  rows(table, [&](const auto& r) {
+    if constexpr (GroupRow<std::decay_t<decltype(r)>>) {
+      for (auto& e : s.*r.sym) assign(e, r.fields, in, i);
+    } else {
+      s.*r.sym = in[i++];
+    }
+  });
+}
+
+z3::expr constant(z3::context& c, const std::string& name, unsigned width) {
+  return width == kBoolSort ? c.bool_const(name.c_str()) : c.bv_const(name.c_str(), width);
+}
+
+template <class M>
+z3::expr numeral(z3::context& c, const M& v, unsigned width) {
+  return width == kBoolSort ? c.bool_val(static_cast<bool>(v)) : c.bv_val(static_cast<uint64_t>(v), width);
+}
+
+// Per-entry ite over every field of a repeated part.
+template <class Sym, class Table>
+Sym select(const z3::expr& cond, const Sym& a, const Sym& b, const Table& table) {
+  Sym r = a;
+  rows(table, [&](const auto& f) { r.*f.sym = z3::ite(cond, a.*f.sym, b.*f.sym); });
+  return r;
 }
 
 // Records the order in which aql::producer_program takes the producer's steps.
@@ -96,12 +169,8 @@ model::ProducerPc AqlEncoding::pc_after(Action a) const {
 }
 
 std::vector<z3::expr> SymState::vars() const {
-  std::vector<z3::expr> v{write_index, read_index, doorbell, doorbell_rung};
-  for (const SymSlot& s : slots) v.insert(v.end(), {s.header, s.header_id, s.body_id, s.has_body, s.barrier, s.barrier_value});
-  for (const SymProducer& p : producers) v.insert(v.end(), {p.pc, p.id, p.remaining});
-  v.insert(v.end(), {processor, launching});
-  for (const SymInFlight& f : in_flight) v.insert(v.end(), {f.id, f.decrement_read, f.observed, f.barrier_packet});
-  v.insert(v.end(), {in_flight_count, launched, completed, signal, signal_initial, dependency});
+  std::vector<z3::expr> v;
+  collect(*this, kStateFields, v);
   return v;
 }
 
@@ -139,73 +208,153 @@ uint32_t AqlEncoding::choice_of(const model::Step& step) const {
   return stutter_choice();
 }
 
-SymState AqlEncoding::fresh_state(const std::string& p) const {
-  auto b64 = [&](const std::string& n) { return ctx_.bv_const((p + n).c_str(), 64); };
-  auto bvn = [&](const std::string& n, unsigned w) { return ctx_.bv_const((p + n).c_str(), w); };
-  auto boo = [&](const std::string& n) { return ctx_.bool_const((p + n).c_str()); };
-  SymState s{b64("wr"), b64("rd"), b64("db"), boo("rung"), {}, {}, bvn("proc", kProcessorPcBits), b64("launching"),
-             {}, bvn("nfl", kSmallBits), b64("launched"), b64("completed"), b64("signal"), b64("signal0"), b64("dep")};
-  for (uint32_t k = 0; k < config_.ring_size; ++k) {
-    const std::string n = "slot" + std::to_string(k) + ".";
-    s.slots.push_back({bvn(n + "hdr", kHeaderBits), b64(n + "hid"), b64(n + "bid"), boo(n + "body"), boo(n + "bar"),
-                       boo(n + "bv")});
+uint32_t AqlEncoding::count(Per per) const {
+  switch (per) {
+    case Per::Slot: return config_.ring_size;
+    case Per::Producer: return config_.producers;
+    case Per::InFlight: return capacity_;
   }
-  for (uint32_t i = 0; i < config_.producers; ++i) {
-    const std::string n = "p" + std::to_string(i) + ".";
-    s.producers.push_back({bvn(n + "pc", kProducerPcBits), b64(n + "id"), bvn(n + "rem", kSmallBits)});
-  }
-  for (uint32_t j = 0; j < capacity_; ++j) {
-    const std::string n = "f" + std::to_string(j) + ".";
-    s.in_flight.push_back({b64(n + "id"), boo(n + "dr"), b64(n + "obs"), boo(n + "bv")});
-  }
+  return 0;
+}
+
+namespace {
+
+// Z3 numbers its terms as they are made, and its search, so the counterexample it finds,
+// follows that order: a state's single fields are declared (and constrained initially)
+// before its repeated parts, as the encoding always has.
+template <class Sym, class Table, class CountFn>
+Sym declare(z3::context& c, const Table& table, const std::string& prefix, const CountFn& count) {
+  Sym s = blank<Sym>(c, table);
+  rows(table, [&](const auto& r) {
+    if constexpr (!GroupRow<std::decay_t<decltype(r)>>) s.*r.sym = constant(c, prefix + r.name, r.width);
+  });
+  rows(table, [&](const auto& r) {
+    if constexpr (GroupRow<std::decay_t<decltype(r)>>) {
+      using E = typename std::remove_reference_t<decltype(s.*r.sym)>::value_type;
+      for (uint32_t k = 0; k < count(r.per); ++k) {
+        (s.*r.sym).push_back(declare<E>(c, r.fields, prefix + r.prefix + std::to_string(k) + ".", count));
+      }
+    }
+  });
   return s;
+}
+
+// Every variable of s equal to the model state's value (repeated parts padded with the
+// model's default entry), in declaration order.
+template <class Sym, class Table, class Model>
+void constrain(std::vector<z3::expr>& out, const Sym& s, const Table& table, const Model& m) {
+  z3::context& c = out.front().ctx();
+  rows(table, [&](const auto& r) {
+    using R = std::decay_t<decltype(r)>;
+    if constexpr (CountRow<R>) {
+      out.push_back(s.*r.sym == c.bv_val(static_cast<uint64_t>((m.*r.of).size()), r.width));
+    } else if constexpr (!GroupRow<R>) {
+      const auto& value = m.*r.model;
+      if (r.width == kBoolSort) {
+        out.push_back(static_cast<bool>(value) ? s.*r.sym : !(s.*r.sym));
+      } else {
+        out.push_back(s.*r.sym == c.bv_val(static_cast<uint64_t>(value), r.width));
+      }
+    }
+  });
+  rows(table, [&](const auto& r) {
+    if constexpr (GroupRow<std::decay_t<decltype(r)>>) {
+      const auto& from = m.*r.model;
+      using ME = typename std::decay_t<decltype(from)>::value_type;
+      const auto& entries = s.*r.sym;
+      for (size_t k = 0; k < entries.size(); ++k)
+        constrain(out, entries[k], r.fields, k < from.size() ? from[k] : ME{});
+    }
+  });
+}
+
+// Numerals for a model state; repeated parts padded with the model's default entry.
+template <class Sym, class Table, class Model, class CountFn>
+Sym numerals(z3::context& c, const Table& table, const Model& m, const CountFn& count) {
+  Sym s = blank<Sym>(c, table);
+  rows(table, [&](const auto& r) {
+    using R = std::decay_t<decltype(r)>;
+    if constexpr (GroupRow<R>) {
+      using E = typename std::remove_reference_t<decltype(s.*r.sym)>::value_type;
+      const auto& from = m.*r.model;
+      for (uint32_t k = 0; k < count(r.per); ++k) {
+        using ME = typename std::decay_t<decltype(from)>::value_type;
+        (s.*r.sym).push_back(numerals<E>(c, r.fields, k < from.size() ? from[k] : ME{}, count));
+      }
+    } else if constexpr (CountRow<R>) {
+      s.*r.sym = c.bv_val(static_cast<uint64_t>((m.*r.of).size()), r.width);
+    } else {
+      s.*r.sym = numeral(c, m.*r.model, r.width);
+    }
+  });
+  return s;
+}
+
+template <class Sym, class Table, class Model>
+void read_back(const z3::model& zm, const Sym& s, const Table& table, Model& m) {
+  rows(table, [&](const auto& r) {
+    using R = std::decay_t<decltype(r)>;
+    if constexpr (GroupRow<R>) {
+      const auto& entries = s.*r.sym;
+      uint64_t n = entries.size();
+      if (r.live) n = std::min<uint64_t>(num(zm.eval(s.*r.live, true)), n);
+      auto& to = m.*r.model;
+      to.clear();
+      for (uint64_t k = 0; k < n; ++k) {
+        to.emplace_back();
+        read_back(zm, entries[k], r.fields, to.back());
+      }
+    } else if constexpr (!CountRow<R>) {  // a count is its entries' number
+      using M = std::remove_reference_t<decltype(m.*r.model)>;
+      const z3::expr v = zm.eval(s.*r.sym, true);
+      if (r.width == kBoolSort) {
+        m.*r.model = static_cast<M>(truth(v));
+      } else {
+        m.*r.model = static_cast<M>(num(v));
+      }
+    }
+  });
+}
+
+// a == b, variable by variable; entries of a repeated part at or past its live count are not compared.
+template <class Sym, class Table>
+void equal_into(z3::expr& e, const SymState& top_a, const Sym& a, const Sym& b, const Table& table,
+                const z3::expr* live_below) {
+  rows(table, [&](const auto& r) {
+    if constexpr (GroupRow<std::decay_t<decltype(r)>>) {
+      const auto &ea = a.*r.sym, &eb = b.*r.sym;
+      for (size_t k = 0; k < ea.size(); ++k) {
+        std::optional<z3::expr> below;
+        if (r.live) {
+          const z3::expr& n = top_a.*r.live;
+          below = z3::ult(n.ctx().bv_val(static_cast<uint64_t>(k), n.get_sort().bv_size()), n);
+        }
+        equal_into(e, top_a, ea[k], eb[k], r.fields, below ? &*below : live_below);
+      }
+    } else {
+      const z3::expr same = a.*r.sym == b.*r.sym;
+      e = e && (live_below ? z3::implies(*live_below, same) : same);
+    }
+  });
+}
+
+}  // namespace
+
+SymState AqlEncoding::fresh_state(const std::string& p) const {
+  return declare<SymState>(ctx_, kStateFields, p, [&](Per per) { return count(per); });
 }
 
 SymState AqlEncoding::concrete(const model::AqlState& st) const {
-  auto u = [&](uint64_t v) { return bv(v); };
-  auto small = [&](uint64_t v, unsigned w) { return bv(v, w); };
-  SymState s{u(st.write_index), u(st.read_index), u(st.doorbell), ctx_.bool_val(st.doorbell_rung), {}, {},
-             small(static_cast<uint64_t>(st.processor), kProcessorPcBits), u(st.launching), {},
-             small(st.in_flight.size(), kSmallBits), u(st.launched), u(st.completed),
-             u(static_cast<uint64_t>(st.signal)), u(static_cast<uint64_t>(st.signal_initial)),
-             u(static_cast<uint64_t>(st.dependency))};
-  for (const model::Slot& k : st.slots) {
-    s.slots.push_back({small(static_cast<uint64_t>(k.header), kHeaderBits), u(k.header_id), u(k.body_id),
-                       ctx_.bool_val(k.has_body), ctx_.bool_val(k.barrier), ctx_.bool_val(k.barrier_value)});
-  }
-  for (const model::Producer& p : st.producers) {
-    s.producers.push_back({small(static_cast<uint64_t>(p.pc), kProducerPcBits), u(p.id), small(p.remaining, kSmallBits)});
-  }
-  for (uint32_t j = 0; j < capacity_; ++j) {
-    if (j < st.in_flight.size()) {
-      const model::InFlight& f = st.in_flight[j];
-      s.in_flight.push_back({u(f.id), ctx_.bool_val(f.decrement_read), u(static_cast<uint64_t>(f.observed)),
-                             ctx_.bool_val(f.barrier_packet)});
-    } else {
-      s.in_flight.push_back({u(0), ctx_.bool_val(false), u(0), ctx_.bool_val(false)});
-    }
-  }
-  return s;
+  return numerals<SymState>(ctx_, kStateFields, st, [&](Per per) { return count(per); });
 }
 
 z3::expr AqlEncoding::initial(const SymState& s, uint64_t start) const {
-  const uint64_t total = uint64_t{config_.producers} * config_.packets_per_producer;
-  z3::expr e = s.write_index == bv(start) && s.read_index == bv(start) && s.doorbell == bv(0) && !s.doorbell_rung &&
-               s.processor == bv(0, kProcessorPcBits) && s.launching == bv(0) && s.in_flight_count == bv(0, kSmallBits) &&
-               s.launched == bv(start) && s.completed == bv(0) && s.signal == bv(total) && s.signal_initial == bv(total) &&
-               s.dependency == bv(1);
-  for (const SymSlot& k : s.slots) {
-    e = e && k.header == bv(0, kHeaderBits) && k.header_id == bv(0) && k.body_id == bv(0) && !k.has_body && !k.barrier &&
-        !k.barrier_value;
-  }
-  const auto done = static_cast<uint64_t>(model::ProducerPc::Done);
-  for (const SymProducer& p : s.producers) {
-    e = e && p.pc == bv(config_.packets_per_producer == 0 ? done : 0, kProducerPcBits) && p.id == bv(0) &&
-        p.remaining == bv(config_.packets_per_producer, kSmallBits);
-  }
-  for (const SymInFlight& f : s.in_flight) {
-    e = e && f.id == bv(0) && !f.decrement_read && f.observed == bv(0) && !f.barrier_packet;
-  }
+  model::AqlState st = model::initial_state(config_);
+  st.write_index = st.read_index = st.launched = start;
+  std::vector<z3::expr> terms{ctx_.bool_val(true)};  // gives constrain its context; dropped below
+  constrain(terms, s, kStateFields, st);
+  z3::expr e = terms[1];
+  for (size_t i = 2; i < terms.size(); ++i) e = e && terms[i];
   return e;
 }
 
@@ -404,9 +553,7 @@ SymStep AqlEncoding::apply(const SymState& s, uint32_t choice) const {
   for (uint32_t j = k; j < capacity_; ++j) {
     const SymInFlight& from = j + 1 < capacity_ ? s.in_flight[j + 1] : s.in_flight[j];
     const SymInFlight& half = n.in_flight[j];
-    n.in_flight[j] = {z3::ite(first_half, half.id, from.id), z3::ite(first_half, half.decrement_read, from.decrement_read),
-                      z3::ite(first_half, half.observed, from.observed),
-                      z3::ite(first_half, half.barrier_packet, from.barrier_packet)};
+    n.in_flight[j] = select(first_half, half, from, kInFlightFields);
   }
   return r;
 }
@@ -432,15 +579,9 @@ SymStep AqlEncoding::transition(const SymState& s, const z3::expr& choice) const
       }
     }
   }
-  // Rebuild the next state from the merged variable list (same order as vars()).
+  // The next state from the merged variable list (vars() order).
   size_t i = 0;
-  SymState& n = merged.next;
-  n.write_index = next_vars[i++]; n.read_index = next_vars[i++]; n.doorbell = next_vars[i++]; n.doorbell_rung = next_vars[i++];
-  for (SymSlot& k : n.slots) { k.header = next_vars[i++]; k.header_id = next_vars[i++]; k.body_id = next_vars[i++]; k.has_body = next_vars[i++]; k.barrier = next_vars[i++]; k.barrier_value = next_vars[i++]; }
-  for (SymProducer& p : n.producers) { p.pc = next_vars[i++]; p.id = next_vars[i++]; p.remaining = next_vars[i++]; }
-  n.processor = next_vars[i++]; n.launching = next_vars[i++];
-  for (SymInFlight& f : n.in_flight) { f.id = next_vars[i++]; f.decrement_read = next_vars[i++]; f.observed = next_vars[i++]; f.barrier_packet = next_vars[i++]; }
-  n.in_flight_count = next_vars[i++]; n.launched = next_vars[i++]; n.completed = next_vars[i++]; n.signal = next_vars[i++]; n.signal_initial = next_vars[i++]; n.dependency = next_vars[i++];
+  assign(merged.next, kStateFields, next_vars, i);
   // The stutter pads runs that ended (final or deadlocked) to the bound; elsewhere it would
   // only multiply equivalent paths.
   z3::expr others = ctx_.bool_val(false);
@@ -486,48 +627,13 @@ z3::expr AqlEncoding::is_final(const SymState& s) const {
 
 z3::expr AqlEncoding::equal(const SymState& a, const SymState& b) const {
   z3::expr e = ctx_.bool_val(true);
-  const std::vector<z3::expr> va = a.vars(), vb = b.vars();
-  // In-flight entries past the count carry no meaning: compare them only below the count.
-  const size_t fl_begin = 4 + 6 * a.slots.size() + 3 * a.producers.size() + 2;
-  const size_t fl_end = fl_begin + 4 * capacity_;
-  for (size_t i = 0; i < va.size(); ++i) {
-    if (i >= fl_begin && i < fl_end) {
-      const uint32_t j = static_cast<uint32_t>((i - fl_begin) / 4);
-      e = e && z3::implies(z3::ult(bv(j, kSmallBits), a.in_flight_count), va[i] == vb[i]);
-    } else {
-      e = e && va[i] == vb[i];
-    }
-  }
+  equal_into(e, a, a, b, kStateFields, nullptr);
   return e;
 }
 
 model::AqlState AqlEncoding::decode(const z3::model& m, const SymState& s) const {
-  auto u = [&](const z3::expr& e) { return num(m.eval(e, true)); };
-  auto b = [&](const z3::expr& e) { return truth(m.eval(e, true)); };
   model::AqlState st;
-  st.write_index = u(s.write_index);
-  st.read_index = u(s.read_index);
-  st.doorbell = u(s.doorbell);
-  st.doorbell_rung = b(s.doorbell_rung);
-  for (const SymSlot& k : s.slots) {
-    st.slots.push_back({static_cast<model::SlotHeader>(u(k.header)), u(k.header_id), u(k.body_id), b(k.has_body), b(k.barrier),
-                        b(k.barrier_value)});
-  }
-  for (const SymProducer& p : s.producers) {
-    st.producers.push_back({static_cast<model::ProducerPc>(u(p.pc)), u(p.id), static_cast<uint32_t>(u(p.remaining))});
-  }
-  st.processor = static_cast<model::ProcessorPc>(u(s.processor));
-  st.launching = u(s.launching);
-  const uint64_t count = std::min<uint64_t>(u(s.in_flight_count), capacity_);
-  for (uint64_t j = 0; j < count; ++j) {
-    const SymInFlight& f = s.in_flight[j];
-    st.in_flight.push_back({u(f.id), b(f.barrier_packet), b(f.decrement_read), static_cast<int64_t>(u(f.observed))});
-  }
-  st.launched = u(s.launched);
-  st.completed = u(s.completed);
-  st.signal = static_cast<int64_t>(u(s.signal));
-  st.signal_initial = static_cast<int64_t>(u(s.signal_initial));
-  st.dependency = static_cast<int64_t>(u(s.dependency));
+  read_back(m, s, kStateFields, st);
   return st;
 }
 

@@ -15,6 +15,7 @@
 
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "models/aql_queue_model.h"
@@ -22,11 +23,20 @@
 
 namespace rocref::proofs {
 
+// Bit widths of the state's small fields (0: a Boolean).
+inline constexpr unsigned kBoolSort = 0, kIndexBits = 64, kHeaderBits = 2, kProducerPcBits = 3, kProcessorPcBits = 2,
+                          kSmallBits = 8;
+
+// The symbolic state. Each struct's members are listed once more, in the
+// same order, in its field table below; everything that walks the state
+// (declaration, numerals, the flat variable list of the transition, equality,
+// decoding for counterexamples) is derived from the tables. A member without
+// a row does not compile (the tables build each struct from their rows).
 struct SymSlot {
-  z3::expr header, header_id, body_id, has_body, barrier, barrier_value;  // header: bv2 (SlotHeader)
+  z3::expr header, header_id, body_id, has_body, barrier, barrier_value;
 };
 struct SymProducer {
-  z3::expr pc, id, remaining;  // pc: bv3 (ProducerPc), remaining: bv8
+  z3::expr pc, id, remaining;
 };
 struct SymInFlight {
   z3::expr id, decrement_read, observed, barrier_packet;
@@ -36,15 +46,80 @@ struct SymState {
   z3::expr write_index, read_index, doorbell, doorbell_rung;
   std::vector<SymSlot> slots;
   std::vector<SymProducer> producers;
-  z3::expr processor, launching;  // processor: bv2 (ProcessorPc)
+  z3::expr processor, launching;
   std::vector<SymInFlight> in_flight;
-  z3::expr in_flight_count;       // bv8
+  z3::expr in_flight_count;
   z3::expr launched, completed, signal, signal_initial;
-  z3::expr dependency;            // the BARRIER_VALUE dependency signal (AQL-BAR-4)
+  z3::expr dependency;  // the BARRIER_VALUE dependency signal (AQL-BAR-4)
 
-  // Every variable, in a fixed order (for equality, substitution and printing).
+  // Every variable, in table order (for equality, substitution and printing).
   std::vector<z3::expr> vars() const;
 };
+
+// One row of a field table: the variable's name, its sort (a bit width, or
+// kBoolSort), the symbolic member and the model's member it stands for.
+template <class Sym, class Model, class M>
+struct StateField {
+  const char* name;
+  unsigned width;
+  z3::expr Sym::*sym;
+  M Model::*model;
+};
+// The number of entries of a repeated part of the state (in_flight_count); the
+// model keeps it as its vector's size.
+template <class Model, class E>
+struct StateCount {
+  const char* name;
+  unsigned width;
+  z3::expr SymState::*sym;
+  std::vector<E> Model::*of;
+};
+// A repeated part: one entry per ring slot, producer or in-flight position.
+enum class Per { Slot, Producer, InFlight };
+template <class Sym, class E, class Fields>
+struct StateGroup {
+  const char* prefix;  // variable names: prefix, index, '.', field name
+  Per per;
+  std::vector<Sym> SymState::*sym;
+  std::vector<E> model::AqlState::*model;
+  Fields fields;
+  z3::expr SymState::*live = nullptr;  // entries at or past this count carry no meaning (none: all do)
+};
+
+// The field tables, in declaration order.
+inline constexpr std::tuple kSlotFields{StateField{"hdr", kHeaderBits, &SymSlot::header, &model::Slot::header},
+                                        StateField{"hid", kIndexBits, &SymSlot::header_id, &model::Slot::header_id},
+                                        StateField{"bid", kIndexBits, &SymSlot::body_id, &model::Slot::body_id},
+                                        StateField{"body", kBoolSort, &SymSlot::has_body, &model::Slot::has_body},
+                                        StateField{"bar", kBoolSort, &SymSlot::barrier, &model::Slot::barrier},
+                                        StateField{"bv", kBoolSort, &SymSlot::barrier_value,
+                                                   &model::Slot::barrier_value}};
+inline constexpr std::tuple kProducerFields{StateField{"pc", kProducerPcBits, &SymProducer::pc, &model::Producer::pc},
+                                            StateField{"id", kIndexBits, &SymProducer::id, &model::Producer::id},
+                                            StateField{"rem", kSmallBits, &SymProducer::remaining,
+                                                       &model::Producer::remaining}};
+inline constexpr std::tuple kInFlightFields{
+    StateField{"id", kIndexBits, &SymInFlight::id, &model::InFlight::id},
+    StateField{"dr", kBoolSort, &SymInFlight::decrement_read, &model::InFlight::decrement_read},
+    StateField{"obs", kIndexBits, &SymInFlight::observed, &model::InFlight::observed},
+    StateField{"bv", kBoolSort, &SymInFlight::barrier_packet, &model::InFlight::barrier_packet}};
+inline constexpr std::tuple kStateFields{
+    StateField{"wr", kIndexBits, &SymState::write_index, &model::AqlState::write_index},
+    StateField{"rd", kIndexBits, &SymState::read_index, &model::AqlState::read_index},
+    StateField{"db", kIndexBits, &SymState::doorbell, &model::AqlState::doorbell},
+    StateField{"rung", kBoolSort, &SymState::doorbell_rung, &model::AqlState::doorbell_rung},
+    StateGroup{"slot", Per::Slot, &SymState::slots, &model::AqlState::slots, kSlotFields},
+    StateGroup{"p", Per::Producer, &SymState::producers, &model::AqlState::producers, kProducerFields},
+    StateField{"proc", kProcessorPcBits, &SymState::processor, &model::AqlState::processor},
+    StateField{"launching", kIndexBits, &SymState::launching, &model::AqlState::launching},
+    StateGroup{"f", Per::InFlight, &SymState::in_flight, &model::AqlState::in_flight, kInFlightFields,
+               &SymState::in_flight_count},
+    StateCount{"nfl", kSmallBits, &SymState::in_flight_count, &model::AqlState::in_flight},
+    StateField{"launched", kIndexBits, &SymState::launched, &model::AqlState::launched},
+    StateField{"completed", kIndexBits, &SymState::completed, &model::AqlState::completed},
+    StateField{"signal", kIndexBits, &SymState::signal, &model::AqlState::signal},
+    StateField{"signal0", kIndexBits, &SymState::signal_initial, &model::AqlState::signal_initial},
+    StateField{"dep", kIndexBits, &SymState::dependency, &model::AqlState::dependency}};
 
 struct Clause {
   std::string id;   // e.g. "AQL-PUB-3"
@@ -102,6 +177,7 @@ class AqlEncoding {
   std::vector<model::Action> producer_steps() const;
 
  private:
+  uint32_t count(Per per) const;  // entries of a repeated part
   model::ProducerPc pc_after(model::Action a) const;
   z3::expr slot_field(const SymState& s, const z3::expr& id, z3::expr SymSlot::*field) const;
   z3::expr slot_is(const z3::expr& id, uint32_t k) const;

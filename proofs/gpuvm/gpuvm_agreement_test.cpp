@@ -187,5 +187,22 @@ TEST(GpuVmAgreement, VM_SRC_1_SequenceModelWithoutInvalidationDisagrees) {
   EXPECT_EQ(sequence_disagreements(true, 5, 6), 5);  // every run: the stale translate
 }
 
+// The encoding's own codes for an operation's fields name src's values: access code k is
+// access_of(k)'s Access bits (page_fault's `need`), map flag bit i (R, W, X) pte.h's flag.
+TEST(GpuVmAgreement, VM_SRC_1_EncodingCodesAreSrcValues) {
+  z3::context c;
+  const VmZ3Domain d = z3_domain(c);
+  for (unsigned a = 0; a < 4; ++a) {
+    EXPECT_EQ(num(access_need(d, c.bv_val(a, 2))), static_cast<uint64_t>(access_of(a))) << "access code " << a;
+  }
+  const uint64_t pte_bit[3] = {vm::kPteReadable, vm::kPteWriteable, vm::kPteExecutable};
+  for (unsigned f = 0; f < 8; ++f) {
+    uint64_t want = 0;
+    for (unsigned i = 0; i < 3; ++i) want |= (f >> i & 1) ? pte_bit[i] : 0;
+    EXPECT_EQ(num(map_flags(d, c.bv_val(f, 3))), want) << "flags " << f;
+    EXPECT_EQ(num(map_flags(d, c.bv_val(f, 3))) & ~vm::kPteFlagMask, 0u) << "flags " << f;
+  }
+}
+
 }  // namespace
 }  // namespace rocref::proofs::gpuvm

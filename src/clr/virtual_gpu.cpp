@@ -8,12 +8,12 @@
 #include <cstring>
 #include <string>
 
-#include "clr/blit_kernels.h"
 #include "clr/clr_mutant.h"
 #include "clr/device.h"
 #include "clr/kernel_object.h"
 #include "clr/signal_pool.h"
 #include "common/aql_protocol.h"
+#include "common/copy_fill_kernels.h"
 #include "common/trace.h"
 #include "common/tsan_sync.h"
 
@@ -49,22 +49,23 @@ struct ClrDomain : aql::ConcreteDomain {
 
 }  // namespace
 
-std::unique_ptr<VirtualGpu> VirtualGpu::create(Device& device, hsa_status_t* status, Options options) {
+Expected<std::unique_ptr<VirtualGpu>, hsa_status_t> VirtualGpu::create(Device& device, Options options) {
   ROCREF_TRACE_SPAN(trace::Layer::Clr, "VirtualGpu::create",
                     "hsa_queue_create size=" + std::to_string(kQueueSize) +
                         ", kernarg ring " + std::to_string(options.kernarg_ring_bytes) + " bytes");
   std::unique_ptr<VirtualGpu> gpu(new VirtualGpu(device));
   // The stream's one kernarg allocation; every launch takes a slice of it (none: every launch a one-off).
   if (options.kernarg_ring_bytes != 0) {
-    *status = hsa_amd_memory_pool_allocate(device.kernarg_pool(), options.kernarg_ring_bytes, 0, &gpu->kernarg_base_);
-    if (*status != HSA_STATUS_SUCCESS) return nullptr;
+    const hsa_status_t status =
+        hsa_amd_memory_pool_allocate(device.kernarg_pool(), options.kernarg_ring_bytes, 0, &gpu->kernarg_base_);
+    if (status != HSA_STATUS_SUCCESS) return unexpected(status);
   }
   gpu->ring_.emplace(gpu->kernarg_base_, options.kernarg_ring_bytes);
   gpu->stats_.ring_bytes = gpu->ring_->capacity();
   // SINGLE: submit_mutex_ makes submit() the queue's one producer (AQL-IDX-7).
-  *status = hsa_queue_create(device.gpu(), kQueueSize, HSA_QUEUE_TYPE_SINGLE, on_queue_error, gpu.get(), UINT32_MAX,
-                             UINT32_MAX, &gpu->queue_);
-  if (*status != HSA_STATUS_SUCCESS) return nullptr;
+  const hsa_status_t status = hsa_queue_create(device.gpu(), kQueueSize, HSA_QUEUE_TYPE_SINGLE, on_queue_error,
+                                               gpu.get(), UINT32_MAX, UINT32_MAX, &gpu->queue_);
+  if (status != HSA_STATUS_SUCCESS) return unexpected(status);
   hsa_amd_profiling_set_profiler_enabled(gpu->queue_, 1);
   return gpu;
 }
@@ -193,8 +194,8 @@ hsa_status_t VirtualGpu::launch(const KernelDispatch& d) {
 
 hsa_status_t VirtualGpu::launch_blit(uint64_t kernel_id, const char* name, const void* args, size_t args_size,
                                      size_t bytes) {
-  // One work-item per kBlitChunkBytes of the range, up to 256 per work-group.
-  const auto items = static_cast<uint32_t>((bytes + kBlitChunkBytes - 1) / kBlitChunkBytes);
+  // One work-item per chunk of the range, up to 256 per work-group.
+  const auto items = static_cast<uint32_t>((bytes + copy_fill::kChunkBytes - 1) / copy_fill::kChunkBytes);
   const uint32_t block = items < 256 ? items : 256;
   KernelDispatch d;
   d.kernel_id = kernel_id;
@@ -208,14 +209,14 @@ hsa_status_t VirtualGpu::launch_blit(uint64_t kernel_id, const char* name, const
 
 hsa_status_t VirtualGpu::copy(void* dst, const void* src, size_t size) {
   if (size == 0) return HSA_STATUS_SUCCESS;
-  const CopyArgs args{dst, src, size};
-  return launch_blit(copy_kernel_id(), "__rocref_blit_copy", &args, sizeof args, size);
+  const copy_fill::CopyArgs args{reinterpret_cast<uint64_t>(dst), reinterpret_cast<uint64_t>(src), size};
+  return launch_blit(copy_fill::copy_kernel_id(), copy_fill::kCopyName, &args, sizeof args, size);
 }
 
 hsa_status_t VirtualGpu::fill(void* dst, uint32_t pattern, uint32_t pattern_bytes, size_t size) {
   if (size == 0) return HSA_STATUS_SUCCESS;
-  const FillArgs args{dst, size, pattern, pattern_bytes};
-  return launch_blit(fill_kernel_id(), "__rocref_blit_fill", &args, sizeof args, size);
+  const copy_fill::FillArgs args{reinterpret_cast<uint64_t>(dst), size, pattern, pattern_bytes};
+  return launch_blit(copy_fill::fill_kernel_id(), copy_fill::kFillName, &args, sizeof args, size);
 }
 
 hsa_status_t VirtualGpu::barrier_packet(hsa_signal_t dependency, Pending pending) {

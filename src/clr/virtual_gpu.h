@@ -30,6 +30,7 @@
 #include <optional>
 
 #include "clr/kernarg_ring.h"
+#include "common/expected.h"
 #include "common/kernel_abi.h"
 
 namespace rocref::clr {
@@ -67,9 +68,10 @@ class VirtualGpu {
     size_t kernarg_ring_bytes = kDefaultKernargRingBytes;
   };
 
-  static std::unique_ptr<VirtualGpu> create(Device& device, hsa_status_t* status, Options options);
-  static std::unique_ptr<VirtualGpu> create(Device& device, hsa_status_t* status) {
-    return create(device, status, Options{});
+  // The stream, or the HSA status that refused its kernarg ring or queue.
+  static Expected<std::unique_ptr<VirtualGpu>, hsa_status_t> create(Device& device, Options options);
+  static Expected<std::unique_ptr<VirtualGpu>, hsa_status_t> create(Device& device) {
+    return create(device, Options{});
   }
   ~VirtualGpu();
   VirtualGpu(const VirtualGpu&) = delete;

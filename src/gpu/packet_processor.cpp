@@ -16,6 +16,7 @@
 
 #include "common/aql_packet.h"
 #include "common/aql_protocol.h"
+#include "common/expected.h"
 #include "common/memory_order.h"
 #include "common/model_clock.h"
 #include "common/mutant.h"
@@ -24,7 +25,7 @@
 #include "common/tsan_sync.h"
 #include "gpu/adversarial_queue.h"
 #include "gpu/adversary.h"
-#include "gpu/blit/foreign_kernel.h"
+#include "gpu/foreign_blit/foreign_kernel.h"
 #include "gpu/isa/dispatch.h"
 #include "gpu/kernel_executor.h"
 #include "gpu/packet_checks.h"
@@ -87,10 +88,10 @@ enum class Kind : uint8_t {
   BarrierOr,
   BarrierValue,
   Agent,
-  Pm4Ib,          // ROCR's PM4-IB vendor packet, run by gpu/pm4 (PM4-AQL-1)
-  ForeignKernel,  // a ROCR or ROCclr blit kernel, emulated by gpu/blit (BLIT-REC-1, BLIT-REC-3)
-  IsaKernel,      // an AMDHSA kernel descriptor: gfx900 code run by gpu/isa (ISA-DISP-1)
-  NoOp,           // mutant VendorTypeAcceptedAsValid: a type-0 slot taken as a packet
+  Pm4Ib,            // ROCR's PM4-IB vendor packet, run by gpu/pm4 (PM4-AQL-1)
+  ForeignKernel,    // a ROCR or ROCclr blit kernel, emulated by gpu/foreign_blit (BLIT-REC-1, BLIT-REC-3)
+  IsaKernel,        // an AMDHSA kernel descriptor: gfx900 code run by gpu/isa (ISA-DISP-1)
+  NoOp,             // mutant VendorTypeAcceptedAsValid: a type-0 slot taken as a packet
   ConsumedInvalid,  // mutant InvalidHeaderConsumed: an INVALID slot taken as a packet
 };
 
@@ -259,8 +260,8 @@ struct PacketProcessor::Impl {
         if (auto fault = resolve_kernel(f.dispatch, *binding.memory, &f.kernel)) {
           if (fault->status != HSA_STATUS_ERROR_INVALID_PACKET_FORMAT) return fault;
           // BLIT-REC-2: not a rocref kernel; launch it only if it is a ROCR or ROCclr blit kernel.
-          const blit::ForeignResult r = blit::recognise_foreign_kernel(f.dispatch, *binding.memory);
-          if (r.outcome != blit::ForeignOutcome::Completed) {
+          const foreign_blit::ForeignResult r = foreign_blit::recognise_foreign_kernel(f.dispatch, *binding.memory);
+          if (r.outcome != foreign_blit::ForeignOutcome::Completed) {
             std::string why;
             if (isa::is_isa_kernel(f.dispatch, *binding.memory, &why)) {
               f.kind = Kind::IsaKernel;  // ISA-DISP-1: real gfx900 code
@@ -426,8 +427,8 @@ struct PacketProcessor::Impl {
     return {};
   }
 
-  // Whether in_flight[index]'s completion rule holds; a fault ends in queue error.
-  std::optional<bool> ready(InFlight& f, std::optional<PacketFault>* fault) {
+  // Whether in_flight[index]'s completion rule holds, or the fault that ends the queue in error.
+  Expected<bool, PacketFault> ready(InFlight& f) {
     switch (f.kind) {
       case Kind::BarrierAnd:
       case Kind::BarrierOr: {
@@ -437,10 +438,10 @@ struct PacketProcessor::Impl {
           if ((f.deps & bit) == 0 || (f.observed & bit) != 0) continue;
           amd_signal_t* dep = signal_at(packet.dep_signal[i].handle, Access::Read);
           if (dep == nullptr) {
-            *fault = PacketFault{kStatusApertureViolation,
-                                 "AQL-BAR-2: dependency signal " + hex(packet.dep_signal[i].handle) + " is not mapped",
-                                 packet.dep_signal[i].handle};
-            return std::nullopt;
+            return unexpected(
+                PacketFault{kStatusApertureViolation,
+                            "AQL-BAR-2: dependency signal " + hex(packet.dep_signal[i].handle) + " is not mapped",
+                            packet.dep_signal[i].handle});
           }
           if (sig::Signal(dep).load(MemoryOrder::Acquire) == 0) f.observed |= bit;
         }
@@ -454,10 +455,10 @@ struct PacketProcessor::Impl {
         if (packet.signal.handle == 0) return true;  // AQL-BAR-4: null is satisfied
         amd_signal_t* s = signal_at(packet.signal.handle, Access::Read);
         if (s == nullptr) {
-          *fault = PacketFault{kStatusApertureViolation,
-                               "AQL-BAR-4: BARRIER_VALUE signal " + hex(packet.signal.handle) + " is not mapped",
-                               packet.signal.handle};
-          return std::nullopt;
+          return unexpected(
+              PacketFault{kStatusApertureViolation,
+                          "AQL-BAR-4: BARRIER_VALUE signal " + hex(packet.signal.handle) + " is not mapped",
+                          packet.signal.handle});
         }
         const int64_t value = sig::Signal(s).load(MemoryOrder::Acquire);
         // AQL-BAR-4: the completion rule of common/aql_protocol.h, the one the proofs check.
@@ -465,33 +466,33 @@ struct PacketProcessor::Impl {
                                             static_cast<uint64_t>(packet.mask), static_cast<uint64_t>(packet.value));
       }
       case Kind::Kernel: {
-        ROCREF_TRACE_SPAN(trace::Layer::Gpu, "dispatch: run the grid",
-                          "id=" + std::to_string(f.id) + " work-items=" +
-                              std::to_string(uint64_t{f.dispatch.grid_size_x} * f.dispatch.grid_size_y *
-                                             f.dispatch.grid_size_z));
-        *fault = executor.run(f.dispatch, f.kernel);
-        trace_dispatch_stats(f.id, f.dispatch, nullptr);
-      }
-        if (*fault) return std::nullopt;
+        std::optional<PacketFault> fault;
+        {
+          ROCREF_TRACE_SPAN(trace::Layer::Gpu, "dispatch: run the grid",
+                            "id=" + std::to_string(f.id) + " work-items=" +
+                                std::to_string(uint64_t{f.dispatch.grid_size_x} * f.dispatch.grid_size_y *
+                                               f.dispatch.grid_size_z));
+          fault = executor.run(f.dispatch, f.kernel);
+          trace_dispatch_stats(f.id, f.dispatch, nullptr);
+        }
+        if (fault) return unexpected(std::move(*fault));
         return true;
+      }
       case Kind::Pm4Ib: {
         const pm4::Pm4Context ctx{binding.memory, binding.on_interrupt, nullptr};
         const pm4::VendorResult r = pm4::run_vendor_packet(f.bytes, ctx);
         if (r.outcome != pm4::VendorOutcome::Completed) {
-          *fault = PacketFault{HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, r.what, 0};
-          return std::nullopt;
+          return unexpected(PacketFault{HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, r.what, 0});
         }
         return true;
       }
       case Kind::ForeignKernel: {
-        const blit::ForeignResult r = blit::run_foreign_kernel(f.dispatch, *binding.memory);
-        if (r.outcome == blit::ForeignOutcome::Fault) {  // BLIT-FAULT-1: a GPU page fault, as a kernel's
-          *fault = PacketFault{kStatusApertureViolation, r.what, r.address};
-          return std::nullopt;
+        const foreign_blit::ForeignResult r = foreign_blit::run_foreign_kernel(f.dispatch, *binding.memory);
+        if (r.outcome == foreign_blit::ForeignOutcome::Fault) {  // BLIT-FAULT-1: a GPU page fault, as a kernel's
+          return unexpected(PacketFault{kStatusApertureViolation, r.what, r.address});
         }
-        if (r.outcome != blit::ForeignOutcome::Completed) {
-          *fault = PacketFault{HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, r.what, f.dispatch.kernel_object};
-          return std::nullopt;
+        if (r.outcome != foreign_blit::ForeignOutcome::Completed) {
+          return unexpected(PacketFault{HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, r.what, f.dispatch.kernel_object});
         }
         return true;
       }
@@ -499,15 +500,14 @@ struct PacketProcessor::Impl {
         const isa::IsaDispatch d{&f.dispatch, f.packet_va, reinterpret_cast<uintptr_t>(binding.queue), f.id,
                                  binding.memory};
         isa::IsaStats stats;
-        *fault = isa::run_isa_dispatch(d, &stats);
+        std::optional<PacketFault> fault = isa::run_isa_dispatch(d, &stats);
         trace_dispatch_stats(f.id, f.dispatch, &stats);
-        if (*fault) return std::nullopt;
+        if (fault) return unexpected(std::move(*fault));
         return true;
       }
       case Kind::Agent:
         if (binding.on_agent_dispatch && !binding.on_agent_dispatch(packet_as<hsa_agent_dispatch_packet_t>(f.bytes))) {
-          *fault = PacketFault{HSA_STATUS_ERROR_EXCEPTION, "agent dispatch failed", 0};
-          return std::nullopt;
+          return unexpected(PacketFault{HSA_STATUS_ERROR_EXCEPTION, "agent dispatch failed", 0});
         }
         return true;
       case Kind::NoOp:
@@ -532,8 +532,10 @@ struct PacketProcessor::Impl {
       ROCREF_TRACE_EVENT(trace::Layer::Gpu, "adversary: writes deferred", "id=" + std::to_string(id));
       deferred.push_back(f);
       done = true;
+    } else if (Expected<bool, PacketFault> r = ready(f)) {
+      done = *r;
     } else {
-      done = ready(f, &fault);
+      fault = std::move(r.error());
     }
     if (fault) {
       in_flight.erase(in_flight.begin() + static_cast<ptrdiff_t>(index));
@@ -577,8 +579,7 @@ struct PacketProcessor::Impl {
            id);
     }
     if (after_signal) {
-      ready(*after_signal, &fault);
-      if (fault) fail(std::move(*fault), id);
+      if (Expected<bool, PacketFault> r = ready(*after_signal); !r) fail(std::move(r.error()), id);
     }
     return ProcessorStep{ProcessorAction::Complete, id};
   }
@@ -617,9 +618,7 @@ struct PacketProcessor::Impl {
     run.swap(deferred);
     for (InFlight& d : run) {
       ROCREF_TRACE_EVENT(trace::Layer::Gpu, "adversary: deferred writes made visible", "id=" + std::to_string(d.id));
-      std::optional<PacketFault> fault;
-      ready(d, &fault);
-      if (fault) fail(std::move(*fault), d.id);
+      if (Expected<bool, PacketFault> r = ready(d); !r) fail(std::move(r.error()), d.id);
     }
   }
 

@@ -130,12 +130,12 @@ std::shared_ptr<clr::VirtualGpu> shared_virtual_gpu(ihipStream_t* stream, hipErr
   if (d == nullptr) return nullptr;
   std::lock_guard lock(stream->mutex);
   if (!stream->gpu) {
-    hsa_status_t status = HSA_STATUS_SUCCESS;
-    stream->gpu = clr::VirtualGpu::create(*d, &status);
-    if (!stream->gpu) {
-      *error = from_hsa(status);
+    auto made = clr::VirtualGpu::create(*d);
+    if (!made) {
+      *error = from_hsa(made.error());
       return nullptr;
     }
+    stream->gpu = std::move(made).value();
   }
   return stream->gpu;
 }

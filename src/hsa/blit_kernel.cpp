@@ -1,4 +1,4 @@
-// hsa/blit_kernel.cpp - blit kernels, their descriptors and their dispatch (see blit_kernel.h).
+// hsa/blit_kernel.cpp - the copy and fill kernels' descriptors and their dispatch (see blit_kernel.h).
 #include "hsa/blit_kernel.h"
 
 #include <algorithm>
@@ -7,10 +7,11 @@
 
 #include "common/aql_packet.h"
 #include "common/aql_ring.h"
+#include "common/copy_fill_kernels.h"
 #include "common/kernel_abi.h"
 #include "hsa/agent.h"
-#include "hsa/hsa_mutant.h"
 #include "hsa/aql_queue.h"
+#include "hsa/hsa_mutant.h"
 #include "hsa/memory_region.h"
 #include "hsa/runtime.h"
 #include "hsa/signal_object.h"
@@ -23,49 +24,8 @@ namespace kabi = rocref::kernel_abi;
 constexpr size_t kPage = 4096;
 constexpr uint32_t kWorkGroup = 64;
 constexpr uint32_t kMaxItems = 1024;
-constexpr size_t kChunk = 4096;  // bytes per work-item step
-
-struct CopyArgs {
-  uint64_t dst, src, size;
-  uint32_t items;
-};
-struct FillArgs {
-  uint64_t dst, count;
-  uint32_t value, items;
-};
-
-uint32_t global_id() {
-  const kabi::WorkItemContext& c = kabi::current();
-  return c.work_group_id.x * c.work_group_size.x + c.work_item_id.x;
-}
-
-// Work-item i copies chunks i, i + items, i + 2*items, ...: every byte exactly once.
-void copy_kernel(const void* kernarg) {
-  CopyArgs a;
-  std::memcpy(&a, kernarg, sizeof a);
-  for (uint64_t offset = uint64_t{global_id()} * kChunk; offset < a.size; offset += uint64_t{a.items} * kChunk)
-    std::memcpy(reinterpret_cast<uint8_t*>(a.dst) + offset, reinterpret_cast<const uint8_t*>(a.src) + offset,
-                std::min<uint64_t>(kChunk, a.size - offset));
-}
-
-void fill_kernel(const void* kernarg) {
-  FillArgs a;
-  std::memcpy(&a, kernarg, sizeof a);
-  auto* words = reinterpret_cast<uint32_t*>(a.dst);
-  constexpr uint64_t kWords = kChunk / sizeof(uint32_t);
-  for (uint64_t first = uint64_t{global_id()} * kWords; first < a.count; first += uint64_t{a.items} * kWords)
-    std::fill_n(words + first, std::min<uint64_t>(kWords, a.count - first), a.value);
-}
-
-// Registered once per process: the registry is process-wide, like loaded code objects.
-struct Registered {
-  uint64_t copy = kabi::register_kernel("rocref_blit_copy", &copy_kernel);
-  uint64_t fill = kabi::register_kernel("rocref_blit_fill", &fill_kernel);
-};
-const Registered& kernels() {
-  static const Registered registered;
-  return registered;
-}
+// The kernels' bodies are the command layer's too (common/copy_fill_kernels.h).
+namespace cf = rocref::copy_fill;
 
 MemoryRegion* system_region() {
   for (const auto& region : runtime()->cpu_agent()->owned_regions())
@@ -112,8 +72,8 @@ hsa_status_t BlitKernel::ensure_ready_locked() {
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   }
   // [descriptor copy][code copy][descriptor fill][code fill], 64 bytes each.
-  const uint64_t ids[2] = {kernels().copy, kernels().fill};
-  const uint32_t sizes[2] = {sizeof(CopyArgs), sizeof(FillArgs)};
+  const uint64_t ids[2] = {cf::copy_kernel_id(), cf::fill_kernel_id()};
+  const uint32_t sizes[2] = {sizeof(cf::CopyArgs), sizeof(cf::FillArgs)};
   for (int k = 0; k < 2; ++k) {
     kabi::KernelDescriptor descriptor;
     descriptor.kernarg_size = sizes[k];
@@ -162,16 +122,14 @@ hsa_status_t BlitKernel::dispatch_locked(int kernel, const void* args, size_t ar
 
 hsa_status_t BlitKernel::copy(void* dst, const void* src, size_t size) {
   std::lock_guard lock(mutex_);
-  const CopyArgs args{reinterpret_cast<uint64_t>(dst), reinterpret_cast<uint64_t>(src), size,
-                      items_for((size + kChunk - 1) / kChunk)};
-  return dispatch_locked(0, &args, sizeof args, args.items);
+  const cf::CopyArgs args{reinterpret_cast<uint64_t>(dst), reinterpret_cast<uint64_t>(src), size};
+  return dispatch_locked(0, &args, sizeof args, items_for((size + cf::kChunkBytes - 1) / cf::kChunkBytes));
 }
 
 hsa_status_t BlitKernel::fill(uint32_t* dst, uint32_t value, size_t count) {
   std::lock_guard lock(mutex_);
-  constexpr size_t kWords = kChunk / sizeof(uint32_t);
-  const FillArgs args{reinterpret_cast<uint64_t>(dst), count, value, items_for((count + kWords - 1) / kWords)};
-  return dispatch_locked(1, &args, sizeof args, args.items);
+  const cf::FillArgs args{reinterpret_cast<uint64_t>(dst), count * sizeof(uint32_t), value, sizeof(uint32_t)};
+  return dispatch_locked(1, &args, sizeof args, items_for((args.size + cf::kChunkBytes - 1) / cf::kChunkBytes));
 }
 
 }  // namespace rocref::hsa

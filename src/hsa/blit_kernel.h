@@ -1,8 +1,8 @@
 // hsa/blit_kernel.h - copies and fills that run as kernel dispatches on a GPU queue.
 //
 // ROCR's hsa_memory_copy / hsa_amd_memory_fill dispatch its own blit kernels
-// (HSA-MEM-4). rocref registers two host-compiled kernels with the kernel
-// registry (common/kernel_abi.h), keeps their descriptors in GPU-mapped memory,
+// (HSA-MEM-4). rocref dispatches the copy and fill kernels of
+// common/copy_fill_kernels.h (the command layer's too), keeps their descriptors in GPU-mapped memory,
 // and submits one AQL kernel dispatch per call on a runtime-internal queue of
 // the GPU agent; the call returns when the completion signal reaches 0.
 #pragma once

@@ -89,8 +89,9 @@ class AdversarialClrTest : public ::testing::Test {
     adversary::clear_violations();
   }
   std::unique_ptr<VirtualGpu> make() {
-    hsa_status_t status = HSA_STATUS_SUCCESS;
-    auto gpu = VirtualGpu::create(*device, &status, VirtualGpu::Options{VirtualGpu::kDefaultKernargRingBytes});
+    auto made = VirtualGpu::create(*device, VirtualGpu::Options{VirtualGpu::kDefaultKernargRingBytes});
+    const hsa_status_t status = made ? HSA_STATUS_SUCCESS : made.error();
+    auto gpu = std::move(made).value_or(nullptr);
     EXPECT_EQ(status, HSA_STATUS_SUCCESS);
     return gpu;
   }
@@ -140,8 +141,9 @@ class AdversarialClrTest : public ::testing::Test {
   // Launch, wait, read, n times on a stream whose kernarg ring holds 16 slices, so slice
   // addresses come back with new arguments; true when every dispatch read its own.
   bool dispatches_read_their_args(uint32_t n) {
-    hsa_status_t status = HSA_STATUS_SUCCESS;
-    auto gpu = VirtualGpu::create(*device, &status, VirtualGpu::Options{16 * sizeof(Args)});
+    auto made = VirtualGpu::create(*device, VirtualGpu::Options{16 * sizeof(Args)});
+    const hsa_status_t status = made ? HSA_STATUS_SUCCESS : made.error();
+    auto gpu = std::move(made).value_or(nullptr);
     if (status != HSA_STATUS_SUCCESS || !gpu) return false;
     std::vector<uint32_t> out(n, 0);
     std::vector<Args> args(n);

@@ -24,8 +24,9 @@ class ClrDependencyHold : public ::testing::Test {
     ASSERT_NE(device, nullptr) << "HSA status " << Device::open_status();
   }
   std::unique_ptr<VirtualGpu> make() {
-    hsa_status_t status = HSA_STATUS_SUCCESS;
-    auto gpu = VirtualGpu::create(*device, &status, VirtualGpu::Options{VirtualGpu::kDefaultKernargRingBytes});
+    auto made = VirtualGpu::create(*device, VirtualGpu::Options{VirtualGpu::kDefaultKernargRingBytes});
+    const hsa_status_t status = made ? HSA_STATUS_SUCCESS : made.error();
+    auto gpu = std::move(made).value_or(nullptr);
     EXPECT_EQ(status, HSA_STATUS_SUCCESS);
     return gpu;
   }

@@ -57,8 +57,9 @@ class ClrPacketHeader : public ::testing::Test {
   // A kernel dispatch, a marker and a wait on a completed signal: one packet of each kind
   // the stream writes (KERNEL_DISPATCH, BARRIER_AND with and without a dependency).
   std::vector<uint16_t> stream_headers() {
-    hsa_status_t status = HSA_STATUS_SUCCESS;
-    auto gpu = VirtualGpu::create(*device, &status, VirtualGpu::Options{VirtualGpu::kDefaultKernargRingBytes});
+    auto made = VirtualGpu::create(*device, VirtualGpu::Options{VirtualGpu::kDefaultKernargRingBytes});
+    const hsa_status_t status = made ? HSA_STATUS_SUCCESS : made.error();
+    auto gpu = std::move(made).value_or(nullptr);
     EXPECT_EQ(status, HSA_STATUS_SUCCESS);
     if (!gpu) return {};
     hsa_signal_t done{0};

@@ -68,10 +68,10 @@ SubmitOverlap launch_from_threads(Device& device, uint64_t* runs) {
   // 800 packets: fewer than the queue's 1024 slots, so a launch never waits for room
   // (the planted bug below can move the write index back; a full ring would then never drain).
   constexpr uint32_t kThreads = 4, kLaunches = 200;
-  hsa_status_t status = HSA_STATUS_SUCCESS;
-  auto gpu = VirtualGpu::create(device, &status);
-  EXPECT_EQ(status, HSA_STATUS_SUCCESS);
-  if (!gpu) return {};
+  auto made = VirtualGpu::create(device);
+  EXPECT_TRUE(made) << "HSA status " << (made ? HSA_STATUS_SUCCESS : made.error());
+  if (!made) return {};
+  std::unique_ptr<VirtualGpu> gpu = std::move(made).value_or(nullptr);
   g_runs.store(0);
   trace::clear();
   trace::enable(true);

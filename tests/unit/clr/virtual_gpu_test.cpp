@@ -89,8 +89,9 @@ class VirtualGpuTest : public ::testing::Test {
     ASSERT_NE(device, nullptr) << "HSA status " << Device::open_status();
   }
   std::unique_ptr<VirtualGpu> make(size_t ring_bytes) {
-    hsa_status_t status = HSA_STATUS_SUCCESS;
-    auto gpu = VirtualGpu::create(*device, &status, VirtualGpu::Options{ring_bytes});
+    auto made = VirtualGpu::create(*device, VirtualGpu::Options{ring_bytes});
+    const hsa_status_t status = made ? HSA_STATUS_SUCCESS : made.error();
+    auto gpu = std::move(made).value_or(nullptr);
     EXPECT_EQ(status, HSA_STATUS_SUCCESS);
     return gpu;
   }

@@ -6,7 +6,7 @@
 #include <functional>
 #include <stdexcept>
 
-#include "gpu/blit/rocclr_kernels.h"
+#include "gpu/foreign_blit/rocclr_kernels.h"
 #include "gpu/packet_checks.h"
 #include "gpu/packet_processor.h"
 #include "queue_fixture.h"
@@ -370,11 +370,12 @@ TEST_F(ErrorTest, AQL_ERR_3_ErrorOnOneQueueLeavesAnotherRunning) {
 struct RocclrCopyObject {
   alignas(256) std::array<uint8_t, 256 + 32 * 4> bytes{};
   RocclrCopyObject() {
-    const blit::RocclrFingerprint fp = blit::rocclr_fingerprint(blit::BlitKernel::RocclrCopyBuffer);
+    const foreign_blit::RocclrFingerprint fp =
+        foreign_blit::rocclr_fingerprint(foreign_blit::BlitKernel::RocclrCopyBuffer);
     const int64_t entry = 256;
     std::memcpy(bytes.data() + 8, &fp.kernarg_size, 4);
     std::memcpy(bytes.data() + 16, &entry, 8);
-    for (const blit::CodeFact& f : fp.facts) std::memcpy(bytes.data() + 256 + 4 * f.index, &f.value, 4);
+    for (const foreign_blit::CodeFact& f : fp.facts) std::memcpy(bytes.data() + 256 + 4 * f.index, &f.value, 4);
   }
   uint64_t address() const { return reinterpret_cast<uintptr_t>(bytes.data()); }
 };
@@ -383,7 +384,7 @@ TEST_F(ErrorTest, BLIT_FAULT_1_BlitKernelPageFaultIsAnApertureViolation) {
   RocclrCopyObject object;
   std::vector<uint8_t> dst(16, 0);
   // Source 0: FlatMemory's one unmapped address, as an unmapped page under GPUVM.
-  const blit::RocclrCopyBufferArgs args{0, reinterpret_cast<uintptr_t>(dst.data()), 0, 0, 4, 0, 0, 0};
+  const foreign_blit::RocclrCopyBufferArgs args{0, reinterpret_cast<uintptr_t>(dst.data()), 0, 0, 4, 0, 0, 0};
   TestQueue queue;
   ErrorLog log;
   PacketProcessor proc(binding(queue, log));
@@ -405,8 +406,8 @@ TEST_F(ErrorTest, BLIT_REC_3_RocclrCopyRunsAndCompletes) {
   RocclrCopyObject object;
   std::vector<uint8_t> src(13), dst(13, 0);
   for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i + 1);
-  const blit::RocclrCopyBufferArgs args{reinterpret_cast<uintptr_t>(src.data()),
-                                        reinterpret_cast<uintptr_t>(dst.data()), 0, 0, 13 / 4 + 1, 13 % 4, 0, 0};
+  const foreign_blit::RocclrCopyBufferArgs args{
+      reinterpret_cast<uintptr_t>(src.data()), reinterpret_cast<uintptr_t>(dst.data()), 0, 0, 13 / 4 + 1, 13 % 4, 0, 0};
   TestQueue queue;
   ErrorLog log;
   PacketProcessor proc(binding(queue, log));

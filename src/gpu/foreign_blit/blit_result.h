@@ -1,4 +1,4 @@
-// gpu/blit/blit_result.h - the outcome of recognising or running a foreign kernel.
+// gpu/foreign_blit/blit_result.h - the outcome of recognising or running a foreign kernel.
 //
 // Shared by the hook (foreign_kernel.*) and the emulations it calls. A Fault is
 // memory the kernel would touch that is not mapped (the translation already
@@ -12,9 +12,9 @@
 #include <string>
 #include <utility>
 
-#include "gpu/blit/blit_kernels.h"
+#include "gpu/foreign_blit/rocr_kernels.h"
 
-namespace rocref::gpu::blit {
+namespace rocref::gpu::foreign_blit {
 
 enum class ForeignOutcome : uint8_t { NotRecognised, Completed, Error, Fault };
 
@@ -45,4 +45,4 @@ inline ForeignResult blit_fault(BlitKernel k, const std::string& what, uint64_t 
   return ForeignResult{ForeignOutcome::Fault, k, 0, address, what + " " + hex_address(address) + " not mapped"};
 }
 
-}  // namespace rocref::gpu::blit
+}  // namespace rocref::gpu::foreign_blit

@@ -1,7 +1,7 @@
-// gpu/blit/rocclr_kernels.cpp - the ROCclr blit kernels' fingerprints.
-#include "gpu/blit/rocclr_kernels.h"
+// gpu/foreign_blit/rocclr_kernels.cpp - the ROCclr blit kernels' fingerprints.
+#include "gpu/foreign_blit/rocclr_kernels.h"
 
-namespace rocref::gpu::blit {
+namespace rocref::gpu::foreign_blit {
 namespace {
 
 // Registers the kernels' code receives (gfx9 user SGPRs): the dispatch packet and the kernarg pointers.
@@ -81,4 +81,4 @@ std::optional<BlitKernel> recognise_rocclr(uint32_t kernarg_size, const uint32_t
   return std::nullopt;
 }
 
-}  // namespace rocref::gpu::blit
+}  // namespace rocref::gpu::foreign_blit

@@ -1,4 +1,5 @@
-// tests/unit/blit/rocclr_blit_test.cpp - ROCclr's blit kernels: recognised by their fingerprint, emulated exactly.
+// tests/unit/foreign_blit/rocclr_blit_test.cpp - ROCclr's blit kernels: recognised by their fingerprint, emulated
+// exactly.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,11 +9,11 @@
 #include <span>
 #include <vector>
 
-#include "gpu/blit/foreign_kernel.h"
-#include "gpu/blit/rocclr_emulation.h"
-#include "gpu/blit/rocclr_kernels.h"
+#include "gpu/foreign_blit/foreign_kernel.h"
+#include "gpu/foreign_blit/rocclr_emulation.h"
+#include "gpu/foreign_blit/rocclr_kernels.h"
 
-namespace rocref::gpu::blit {
+namespace rocref::gpu::foreign_blit {
 namespace {
 
 constexpr uint32_t kSNop = 0xBF800000u;
@@ -492,4 +493,4 @@ TEST(RocclrBlit, BLIT_ARG_2_MalformedKernargsNeverCrashTheModel) {
 }
 
 }  // namespace
-}  // namespace rocref::gpu::blit
+}  // namespace rocref::gpu::foreign_blit

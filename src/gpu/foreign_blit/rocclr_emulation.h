@@ -1,4 +1,4 @@
-// gpu/blit/rocclr_emulation.h - what ROCclr's linear blit kernels compute, from their kernargs and grid.
+// gpu/foreign_blit/rocclr_emulation.h - what ROCclr's linear blit kernels compute, from their kernargs and grid.
 //
 // Each work-item of these kernels takes id = global offset + its flat index in
 // x (get_global_id(0)) and acts only while id < size; y and z repeat the same
@@ -12,10 +12,10 @@
 #include <cstdint>
 #include <optional>
 
-#include "gpu/blit/blit_result.h"
+#include "gpu/foreign_blit/blit_result.h"
 #include "gpu/memory_access.h"
 
-namespace rocref::gpu::blit {
+namespace rocref::gpu::foreign_blit {
 
 // The ids that act, [lo, hi): global_offset + k for k < grid_size_x, below size.
 // No value when the ids wrap past 2^64 (no ROCclr dispatch sets a global offset).
@@ -27,4 +27,4 @@ std::optional<ActiveIds> active_ids(uint64_t global_offset, uint32_t grid_size_x
 // Runs the ROCclr kernel `k` (one of kRocclrKernels) for `packet`.
 ForeignResult run_rocclr_kernel(BlitKernel k, const hsa_kernel_dispatch_packet_t& packet, MemoryAccess& memory);
 
-}  // namespace rocref::gpu::blit
+}  // namespace rocref::gpu::foreign_blit

@@ -1,7 +1,7 @@
-// gpu/blit/blit_kernels.cpp - the blit kernels' prologue fingerprints.
-#include "gpu/blit/blit_kernels.h"
+// gpu/foreign_blit/rocr_kernels.cpp - the blit kernels' prologue fingerprints.
+#include "gpu/foreign_blit/rocr_kernels.h"
 
-namespace rocref::gpu::blit {
+namespace rocref::gpu::foreign_blit {
 namespace {
 
 void load(std::vector<uint32_t>& out, uint32_t op, uint32_t sdata, uint32_t offset) {
@@ -62,4 +62,4 @@ std::optional<BlitKernel> recognise(const uint32_t* code, size_t dwords) noexcep
   return std::nullopt;
 }
 
-}  // namespace rocref::gpu::blit
+}  // namespace rocref::gpu::foreign_blit

@@ -1,9 +1,9 @@
-// gpu/blit/blit_move.cpp - a blit kernel's whole copy through MemoryAccess.
-#include "gpu/blit/blit_move.h"
+// gpu/foreign_blit/blit_move.cpp - a blit kernel's whole copy through MemoryAccess.
+#include "gpu/foreign_blit/blit_move.h"
 
 #include <cstring>
 
-namespace rocref::gpu::blit {
+namespace rocref::gpu::foreign_blit {
 
 ForeignResult move_range(MemoryAccess& memory, BlitKernel k, uint64_t src, uint64_t dst, uint64_t bytes) {
   if (bytes == 0) return blit_completed(k, 0);
@@ -15,4 +15,4 @@ ForeignResult move_range(MemoryAccess& memory, BlitKernel k, uint64_t src, uint6
   return blit_completed(k, bytes);
 }
 
-}  // namespace rocref::gpu::blit
+}  // namespace rocref::gpu::foreign_blit

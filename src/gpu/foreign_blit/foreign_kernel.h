@@ -1,4 +1,4 @@
-// gpu/blit/foreign_kernel.h - what the packet processor calls for a kernel that is not a rocref kernel.
+// gpu/foreign_blit/foreign_kernel.h - what the packet processor calls for a kernel that is not a rocref kernel.
 //
 // The hook between the AQL packet processor and the blit emulation: when the
 // descriptor's code is not a rocref KernelCode record, the processor hands the
@@ -10,11 +10,11 @@
 
 #include <hsa/hsa.h>
 
-#include "gpu/blit/blit_kernels.h"
-#include "gpu/blit/blit_result.h"
+#include "gpu/foreign_blit/blit_result.h"
+#include "gpu/foreign_blit/rocr_kernels.h"
 #include "gpu/memory_access.h"
 
-namespace rocref::gpu::blit {
+namespace rocref::gpu::foreign_blit {
 
 // Recognition only, no side effects (the processor calls it at launch): Completed with `kernel`
 // set when the code is a blit kernel, else NotRecognised with the diagnostic.
@@ -22,4 +22,4 @@ ForeignResult recognise_foreign_kernel(const hsa_kernel_dispatch_packet_t& packe
 // Recognises and runs the kernel (the processor calls it at completion).
 ForeignResult run_foreign_kernel(const hsa_kernel_dispatch_packet_t& packet, MemoryAccess& memory);
 
-}  // namespace rocref::gpu::blit
+}  // namespace rocref::gpu::foreign_blit

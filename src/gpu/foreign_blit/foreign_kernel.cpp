@@ -1,16 +1,16 @@
-// gpu/blit/foreign_kernel.cpp - recognise a foreign kernel's code; emulate ROCR's blit kernels, hand on ROCclr's.
-#include "gpu/blit/foreign_kernel.h"
+// gpu/foreign_blit/foreign_kernel.cpp - recognise a foreign kernel; emulate ROCR's blit kernels, hand on ROCclr's.
+#include "gpu/foreign_blit/foreign_kernel.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstring>
 
-#include "gpu/blit/blit_move.h"
-#include "gpu/blit/rocclr_emulation.h"
-#include "gpu/blit/rocclr_kernels.h"
+#include "gpu/foreign_blit/blit_move.h"
+#include "gpu/foreign_blit/rocclr_emulation.h"
+#include "gpu/foreign_blit/rocclr_kernels.h"
 
-namespace rocref::gpu::blit {
+namespace rocref::gpu::foreign_blit {
 namespace {
 
 // Bytes 8 and 16 of a kernel descriptor: kernarg_size (code object v3 and later; ROCR's
@@ -133,4 +133,4 @@ ForeignResult run_foreign_kernel(const hsa_kernel_dispatch_packet_t& packet, Mem
   return unknown;
 }
 
-}  // namespace rocref::gpu::blit
+}  // namespace rocref::gpu::foreign_blit

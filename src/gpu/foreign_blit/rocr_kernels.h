@@ -1,4 +1,4 @@
-// gpu/blit/blit_kernels.h - ROCR 5.2.3's blit kernels: how to recognise their code and their kernargs.
+// gpu/foreign_blit/rocr_kernels.h - ROCR 5.2.3's blit kernels: how to recognise their code and their kernargs.
 //
 // BlitKernel names every kernel the model emulates: ROCR's three below and
 // ROCclr's (rocclr_kernels.h). ROCR assembles CopyAligned, CopyMisaligned and
@@ -16,7 +16,7 @@
 #include <optional>
 #include <vector>
 
-namespace rocref::gpu::blit {
+namespace rocref::gpu::foreign_blit {
 
 enum class BlitKernel : uint8_t {
   CopyAligned,
@@ -71,4 +71,4 @@ inline constexpr size_t kFingerprintDwords = 13;
 // The ROCR kernel whose code starts with `code` (at least kFingerprintDwords dwords), if any.
 std::optional<BlitKernel> recognise(const uint32_t* code, size_t dwords) noexcept;
 
-}  // namespace rocref::gpu::blit
+}  // namespace rocref::gpu::foreign_blit

@@ -1,4 +1,4 @@
-// gpu/blit/rocclr_kernels.h - ROCclr 5.2.3's linear blit kernels: how to recognise their code and their kernargs.
+// gpu/foreign_blit/rocclr_kernels.h - ROCclr 5.2.3's linear blit kernels: recognising their code; their kernargs.
 //
 // HIP 5.2.3's device layer (ROCclr) builds its blit program from OpenCL C at
 // start-up (device/blitcl.cpp, compiled by comgr with the device libraries'
@@ -18,9 +18,9 @@
 #include <optional>
 #include <vector>
 
-#include "gpu/blit/blit_kernels.h"
+#include "gpu/foreign_blit/rocr_kernels.h"
 
-namespace rocref::gpu::blit {
+namespace rocref::gpu::foreign_blit {
 
 struct RocclrCopyBufferArgs {  // __amd_rocclr_copyBuffer, kernarg_segment_size 104
   uint64_t src, dst;                // srcI, dstI
@@ -78,4 +78,4 @@ inline constexpr size_t kRocclrFingerprintDwords = 29;
 // The ROCclr kernel whose descriptor declares `kernarg_size` and whose code starts with `code`.
 std::optional<BlitKernel> recognise_rocclr(uint32_t kernarg_size, const uint32_t* code, size_t dwords) noexcept;
 
-}  // namespace rocref::gpu::blit
+}  // namespace rocref::gpu::foreign_blit

@@ -1,14 +1,14 @@
-// gpu/blit/rocclr_emulation.cpp - ROCclr's copyBuffer, copyBufferAligned and fillBufferAligned over MemoryAccess.
-#include "gpu/blit/rocclr_emulation.h"
+// gpu/foreign_blit/rocclr_emulation.cpp - ROCclr's copyBuffer(Aligned) and fillBufferAligned over MemoryAccess.
+#include "gpu/foreign_blit/rocclr_emulation.h"
 
 #include <algorithm>
 #include <cstring>
 #include <limits>
 
-#include "gpu/blit/blit_move.h"
-#include "gpu/blit/rocclr_kernels.h"
+#include "gpu/foreign_blit/blit_move.h"
+#include "gpu/foreign_blit/rocclr_kernels.h"
 
-namespace rocref::gpu::blit {
+namespace rocref::gpu::foreign_blit {
 namespace {
 
 constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
@@ -126,4 +126,4 @@ ForeignResult run_rocclr_kernel(BlitKernel k, const hsa_kernel_dispatch_packet_t
   return r;
 }
 
-}  // namespace rocref::gpu::blit
+}  // namespace rocref::gpu::foreign_blit

@@ -1,4 +1,4 @@
-// tests/unit/blit/blit_test.cpp - blit kernels recognised by code, emulated by kernargs; others rejected.
+// tests/unit/foreign_blit/blit_test.cpp - blit kernels recognised by code, emulated by kernargs; others rejected.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -6,9 +6,9 @@
 #include <numeric>
 #include <vector>
 
-#include "gpu/blit/foreign_kernel.h"
+#include "gpu/foreign_blit/foreign_kernel.h"
 
-namespace rocref::gpu::blit {
+namespace rocref::gpu::foreign_blit {
 namespace {
 
 constexpr uint32_t kWaitLgkm0 = 0xBF8CC07Fu;  // s_waitcnt lgkmcnt(0) (gfx9 encoding)
@@ -195,4 +195,4 @@ TEST(Blit, BLIT_REC_2_NullKernelObjectIsNotRecognised) {
 }
 
 }  // namespace
-}  // namespace rocref::gpu::blit
+}  // namespace rocref::gpu::foreign_blit
