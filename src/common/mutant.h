@@ -30,9 +30,9 @@ enum class Mutant : uint32_t {
   MisalignedSignalUsed,             // AQL-SIG-6: a misaligned signal handle used with its low bits dropped
   ReadIndexTranslatedOnce,          // AQL-MEM-1: the read index translated once and the pointer kept
   CompletionBeforeWork,             // AQL-FEN-1: a dispatch's completion signal decremented before its grid runs
-  SystemReleaseSkipsL2WriteBack,    // MEM-GRAIN-2: a system-scope release leaves dirty coarse lines in the L2
-  SystemAcquireKeepsL2Lines,        // MEM-GRAIN-3: a system-scope acquire keeps the L2's clean lines
-  BypassingEngineSkipsL2WriteBack,  // MEM-GRAIN-5: a host-compiled or blit body runs under the L2's dirty lines
+  SystemReleaseSkipsL2WriteBack,    // GPU-GRAIN-2: a system-scope release leaves dirty coarse lines in the L2
+  SystemAcquireKeepsL2Lines,        // GPU-GRAIN-3: a system-scope acquire keeps the L2's clean lines
+  BypassingEngineSkipsL2WriteBack,  // GPU-GRAIN-5: a host-compiled or blit body runs under the L2's dirty lines
   kCount
 };
 

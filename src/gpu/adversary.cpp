@@ -37,7 +37,7 @@ struct State {
   std::mutex kernarg_mu;
   std::unordered_map<uint64_t, std::vector<uint8_t>> kernarg_copies;
   std::mutex cache_mu;
-  std::shared_ptr<isa::AgentCache> l2;  // MEM-GRAIN-*: the agent's L2
+  std::shared_ptr<isa::AgentCache> l2;  // GPU-GRAIN-*: the agent's L2
 };
 
 // Bounds the copies kept: forgetting one only takes a freedom less (never unsound).

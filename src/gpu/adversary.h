@@ -89,7 +89,7 @@ uint64_t register_queue(QueueHooks hooks);
 void acquire_system() noexcept;
 bool kernarg_view(uint64_t va, const uint8_t* fresh, size_t n, bool narrow_acquire, Chooser& chooser,
                   std::vector<uint8_t>* stale);
-// MEM-GRAIN-*: the agent's L2 (gpu/isa/agent_cache.h), made by enable() with the seed, dropped
+// GPU-GRAIN-*: the agent's L2 (gpu/isa/agent_cache.h), made by enable() with the seed, dropped
 // by disable(); null while the mode is off. Queues keep the one they started with.
 std::shared_ptr<isa::AgentCache> agent_cache();
 void unregister_queue(uint64_t id);

@@ -15,7 +15,7 @@ namespace rocref::gpu {
 
 enum class Access : uint8_t { Read = 1, Write = 2, ReadWrite = 3, Execute = 4 };
 
-// MEM-GRAIN-1 (spec/adversarial-gpu.md): how the agent's L2 treats a page, from the gfx9 MTYPE
+// GPU-GRAIN-1 (spec/adversarial-gpu.md): how the agent's L2 treats a page, from the gfx9 MTYPE
 // its mapping carries. Fine (MTYPE_UC): uncached, coherent with the host and other agents.
 // Coarse (MTYPE_NC): cached in the agent's write-back L2; coherent only at fence scopes.
 enum class Grain : uint8_t { Fine, Coarse };

@@ -133,7 +133,7 @@ struct PacketProcessor::Impl {
   std::unique_ptr<AdversarialQueue> adv;
   uint64_t adv_id = 0;
   std::vector<InFlight> deferred;  // AQL-FEN-4: completed dispatches whose writes are not yet visible
-  std::shared_ptr<isa::AgentCache> l2;    // MEM-GRAIN-*: the agent's L2 (adversarial mode)
+  std::shared_ptr<isa::AgentCache> l2;    // GPU-GRAIN-*: the agent's L2 (adversarial mode)
   uint64_t* cached_read_index = nullptr;  // mutant ReadIndexTranslatedOnce only
 
   explicit Impl(QueueBinding b) : binding(std::move(b)) {}
@@ -312,7 +312,7 @@ struct PacketProcessor::Impl {
     if (adv) {
       adversary::flush_all();  // AQL-FEN-4: the agent's earlier writes are visible to its next launch
       acquire_kernarg(f);      // AQL-FEN-6: what the kernel reads of its kernarg segment
-      // MEM-GRAIN-3: a system-scope acquire makes host writes to coarse memory visible; a
+      // GPU-GRAIN-3: a system-scope acquire makes host writes to coarse memory visible; a
       // narrower one keeps the L2's lines, however old.
       if (l2 && aql::header_acquire_scope(header) == HSA_FENCE_SCOPE_SYSTEM &&
           !mutant_active(Mutant::SystemAcquireKeepsL2Lines)) {
@@ -396,7 +396,7 @@ struct PacketProcessor::Impl {
 
   // Whether in_flight[index]'s completion rule holds; a fault ends in queue error.
   std::optional<bool> ready(InFlight& f, std::optional<PacketFault>* fault) {
-    // MEM-GRAIN-5: host-compiled and emulated bodies reach memory directly, not through the
+    // GPU-GRAIN-5: host-compiled and emulated bodies reach memory directly, not through the
     // agent's L2: they see what gfx900 code wrote, and later gfx900 code re-reads theirs.
     if (l2 && (f.kind == Kind::Kernel || f.kind == Kind::ForeignKernel || f.kind == Kind::Pm4Ib) &&
         !mutant_active(Mutant::BypassingEngineSkipsL2WriteBack)) {
@@ -514,7 +514,7 @@ struct PacketProcessor::Impl {
     // AQL-FEN-4: a system-scope release makes the agent's deferred writes visible first.
     if (adv && aql::header_release_scope(f.header) == HSA_FENCE_SCOPE_SYSTEM) {
       adversary::flush_all();
-      // MEM-GRAIN-2: and writes the L2's dirty coarse lines back; AGENT scope leaves them there.
+      // GPU-GRAIN-2: and writes the L2's dirty coarse lines back; AGENT scope leaves them there.
       if (l2 && !mutant_active(Mutant::SystemReleaseSkipsL2WriteBack)) l2->write_back();
     }
     // AQL-FEN-1: the release fence at the packet's release scope, before the decrement.

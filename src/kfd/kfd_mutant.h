@@ -10,7 +10,7 @@ enum class KfdMutant : unsigned {
   QueueAlignmentUnchecked,  // KFD-Q-7: misaligned ring base and queue pointers accepted
   UserptrWriteUnchecked,    // KFD-MEM-3: USERPTR|WRITABLE pinned without FOLL_WRITE's check
   Pm4DisableIgnored,        // KFD-Q-9: UPDATE_QUEUE's percentage 0 leaves a PM4 queue running
-  CoherentMappedNc,         // MEM-GRAIN-1: the COHERENT flag ignored: every buffer mapped MTYPE_NC (coarse)
+  CoherentMappedNc,         // GPU-GRAIN-1: the COHERENT flag ignored: every buffer mapped MTYPE_NC (coarse)
   kCount
 };
 

@@ -1,4 +1,4 @@
-// gpu/isa/agent_cache.cpp - the agent's write-back L2 (see agent_cache.h, spec/adversarial-gpu.md MEM-GRAIN-*).
+// gpu/isa/agent_cache.cpp - the agent's write-back L2 (see agent_cache.h, spec/adversarial-gpu.md GPU-GRAIN-*).
 #include "gpu/isa/agent_cache.h"
 
 #include <algorithm>
@@ -89,6 +89,9 @@ void* AgentCache::access(MemoryAccess& memory, uint64_t va, void* host, size_t s
   const uint64_t first = va & ~(kLineBytes - 1);
   const uint64_t offset = va - first;
   std::lock_guard<std::mutex> lock(mu_);
+  // The engines are stepped by one thread and an instruction uses each pointer before its next
+  // access: lines retired before this access are no one's now (a long dispatch keeps none).
+  retired_.clear();
   if (offset + size > kLineBytes) {  // across lines: the access goes to memory, the lines leave first
     drop_written_back(memory, va, size);
     return host;

@@ -1,6 +1,6 @@
 // gpu/isa/agent_cache.h - the agent's write-back L2 as the ISA interpreter's memory instructions see it.
 //
-// Adversarial mode only (spec/adversarial-gpu.md MEM-GRAIN-*): the fast mode has no
+// Adversarial mode only (spec/adversarial-gpu.md GPU-GRAIN-*): the fast mode has no
 // cache and ExecContext::map translates straight to memory. Lines of 64 bytes hold the
 // coarse-grained bytes (MTYPE_NC) gfx900 code read or wrote; fine-grained pages
 // (MTYPE_UC) bypass it. The host and the engines that do not go through the L2 see
@@ -8,8 +8,8 @@
 // older than a host write. Each line keeps a valid and a dirty byte mask: only bytes a
 // kernel touched are ever read from or written back to memory. Lines are evicted (their
 // dirty bytes written back) by seeded choices; the packet processor writes back at a
-// system-scope release (MEM-GRAIN-2) and invalidates at a system-scope acquire (MEM-GRAIN-3).
-// Lines are keyed by (MemoryAccess, GPU VA); an unmap drops them (MEM-GRAIN-4).
+// system-scope release (GPU-GRAIN-2) and invalidates at a system-scope acquire (GPU-GRAIN-3).
+// Lines are keyed by (MemoryAccess, GPU VA); an unmap drops them (GPU-GRAIN-4).
 #pragma once
 
 #include <cstdint>
@@ -37,10 +37,10 @@ class AgentCache {
   // memory or an access across two lines (its lines are written back and dropped first).
   void* access(MemoryAccess& memory, uint64_t va, void* host, size_t size, Access mode) noexcept;
 
-  void write_back() noexcept;             // MEM-GRAIN-2: dirty bytes to memory; lines stay, clean
-  void acquire_system() noexcept;         // MEM-GRAIN-3: clean bytes forgotten (re-read on next use)
-  void write_back_invalidate() noexcept;  // MEM-GRAIN-5: an engine that bypasses the L2 runs next
-  // MEM-GRAIN-4: [va, va + size) of `memory` is unmapped: its lines are discarded, unwritten.
+  void write_back() noexcept;             // GPU-GRAIN-2: dirty bytes to memory; lines stay, clean
+  void acquire_system() noexcept;         // GPU-GRAIN-3: clean bytes forgotten (re-read on next use)
+  void write_back_invalidate() noexcept;  // GPU-GRAIN-5: an engine that bypasses the L2 runs next
+  // GPU-GRAIN-4: [va, va + size) of `memory` is unmapped: its lines are discarded, unwritten.
   void drop(const MemoryAccess* memory, uint64_t va, uint64_t size) noexcept;
 
   size_t lines() const noexcept;
@@ -75,8 +75,8 @@ class AgentCache {
   uint64_t state_;
   std::unordered_map<Key, size_t, KeyHash> index_;
   std::vector<std::unique_ptr<Line>> lines_;
-  // Lines dropped by an unmap on another thread while a kernel may hold a pointer into them:
-  // freed at the next write-back or acquire (the stepping thread, between dispatches).
+  // Lines evicted, or dropped by an unmap on another thread, while an instruction may still hold a
+  // pointer into them: freed at the stepping thread's next access, write-back or acquire.
   std::vector<std::unique_ptr<Line>> retired_;
 };
 

@@ -28,7 +28,7 @@ enum class Step : uint8_t { Next, Jumped, Barrier, End, Fault };
 
 struct ExecContext {
   MemoryAccess* memory = nullptr;
-  AgentCache* l2 = nullptr;  // adversarial mode: the agent's L2 (MEM-GRAIN-*); null in the fast mode
+  AgentCache* l2 = nullptr;  // adversarial mode: the agent's L2 (GPU-GRAIN-*); null in the fast mode
   // Overlays: the dispatch packet as launched, and the dispatch's scratch backing store.
   uint64_t packet_va = 0;
   uint8_t packet[64] = {};

@@ -17,9 +17,9 @@ enum class IsaMutant : unsigned {
   SdwaNoSignExtend,         // ISA-EXEC-7: SDWA sext is ignored (selected bytes/words always zero-extended)
   DppRowShiftReversed,      // ISA-EXEC-8: DPP row_shr reads lane i + n (row_shl's direction)
   HalfResultKeepsHighBits,  // ISA-EXEC-9: an f16 VALU result sets the high half instead of zeroing it
-  FineGrainCached,          // MEM-GRAIN-1: the L2 caches fine-grained (MTYPE_UC) memory too
-  L2WritesThrough,          // MEM-GRAIN-2: the L2 writes every store through (a narrow release is never stale)
-  UnmapKeepsL2Lines,        // MEM-GRAIN-4: an unmap leaves the range's lines (written back into freed memory later)
+  FineGrainCached,          // GPU-GRAIN-1: the L2 caches fine-grained (MTYPE_UC) memory too
+  L2WritesThrough,          // GPU-GRAIN-2: the L2 writes every store through (a narrow release is never stale)
+  UnmapKeepsL2Lines,        // GPU-GRAIN-4: an unmap leaves the range's lines (written back into freed memory later)
   kCount
 };
 

@@ -50,7 +50,7 @@ int GpuVm::unmap(uint64_t va, uint64_t size) {
     err = table_.unmap(va, npages);
     if (err == 0) userptr_.erase(userptr_.lower_bound(va), userptr_.lower_bound(va + (npages << kPageShift)));
   }
-  if (err == 0) unmapped(va, npages << kPageShift);  // MEM-GRAIN-4: the L2 drops its lines there
+  if (err == 0) unmapped(va, npages << kPageShift);  // GPU-GRAIN-4: the L2 drops its lines there
   return err;
 }
 
@@ -154,7 +154,7 @@ void GpuVm::set_fault_handler(VmFaultHandler on_fault) {
   on_fault_ = std::move(on_fault);
 }
 
-// MEM-GRAIN-1: the MTYPE of the page's PTE (the TLB's copy, as the engines see it).
+// GPU-GRAIN-1: the MTYPE of the page's PTE (the TLB's copy, as the engines see it).
 Grain GpuVm::grain(uint64_t va) noexcept {
   std::lock_guard<std::mutex> lock(mu_);
   uint64_t pte = tlb_.lookup(page_of(va));

@@ -143,7 +143,7 @@ TEST(AqlMutant, EveryMutantHasACheck) {
                                     // MutantTest.AQL_MEM_1_*, MutantTest.AQL_FEN_1_*).
                                     Mutant::MisalignedSignalUsed, Mutant::ReadIndexTranslatedOnce,
                                     Mutant::CompletionBeforeWork,
-                                    // Checked in tests/unit/isa/isa_grain_test.cpp (IsaGrain.MEM_GRAIN_*).
+                                    // Checked in tests/unit/isa/isa_grain_test.cpp (IsaGrain.GPU_GRAIN_*).
                                     Mutant::SystemReleaseSkipsL2WriteBack, Mutant::SystemAcquireKeepsL2Lines,
                                     Mutant::BypassingEngineSkipsL2WriteBack};
   for (uint32_t m = 0; m < static_cast<uint32_t>(Mutant::kCount); ++m) {

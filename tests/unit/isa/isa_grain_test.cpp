@@ -1,5 +1,5 @@
 // tests/unit/isa/isa_grain_test.cpp - the adversarial GPU's L2 (gpu/isa/agent_cache.h) under a hipcc-built
-// gfx900 kernel on a real amd_queue_t ring (spec/adversarial-gpu.md MEM-GRAIN-1..5).
+// gfx900 kernel on a real amd_queue_t ring (spec/adversarial-gpu.md GPU-GRAIN-1..5).
 //
 // vadd(a, b, c) reads a and b and writes c. Coarse-grained buffers go through the agent's L2:
 // released at AGENT scope, the host reading after the completion signal sees stale c; at SYSTEM
@@ -195,7 +195,7 @@ int stale_second_dispatch_seeds(hsa_fence_scope_t acquire) {
   return seeds;
 }
 
-TEST_F(IsaGrain, MEM_GRAIN_2_AgentScopeReleaseLeavesCoarseWritesInTheL2) {
+TEST_F(IsaGrain, GPU_GRAIN_2_AgentScopeReleaseLeavesCoarseWritesInTheL2) {
   bool visible = false;
   EXPECT_GT(stale_agent_release_seeds(true, &visible), 0) << "a release one scope too narrow went unseen";
   EXPECT_TRUE(visible) << "a later system-scope release must write the L2 back";
@@ -203,13 +203,13 @@ TEST_F(IsaGrain, MEM_GRAIN_2_AgentScopeReleaseLeavesCoarseWritesInTheL2) {
   EXPECT_EQ(stale_agent_release_seeds(true, &visible), 0) << "planted: a write-through L2 is never stale";
 }
 
-TEST_F(IsaGrain, MEM_GRAIN_2_SystemScopeReleaseMakesCoarseWritesVisible) {
+TEST_F(IsaGrain, GPU_GRAIN_2_SystemScopeReleaseMakesCoarseWritesVisible) {
   EXPECT_EQ(stale_system_release_seeds(), 0);
   set_mutant(Mutant::SystemReleaseSkipsL2WriteBack, true);
   EXPECT_GT(stale_system_release_seeds(), 0) << "planted: the release left dirty lines, unseen";
 }
 
-TEST_F(IsaGrain, MEM_GRAIN_1_FineGrainedMemoryIsAlwaysCoherent) {
+TEST_F(IsaGrain, GPU_GRAIN_1_FineGrainedMemoryIsAlwaysCoherent) {
   bool visible = false;
   EXPECT_EQ(stale_agent_release_seeds(false, &visible), 0) << "fine-grained memory bypasses the L2";
   isa::set_isa_mutant(isa::IsaMutant::FineGrainCached, true);
@@ -224,20 +224,20 @@ int stale_copy_seeds() {
   return seeds;
 }
 
-TEST_F(IsaGrain, MEM_GRAIN_5_EnginesBesideTheL2SeeTheAgentsWrites) {
+TEST_F(IsaGrain, GPU_GRAIN_5_EnginesBesideTheL2SeeTheAgentsWrites) {
   EXPECT_EQ(stale_copy_seeds(), 0) << "agent scope covers the agent's own later packets";
   set_mutant(Mutant::BypassingEngineSkipsL2WriteBack, true);
   EXPECT_GT(stale_copy_seeds(), 0) << "planted: a host-compiled kernel read memory under dirty lines, unseen";
 }
 
-TEST_F(IsaGrain, MEM_GRAIN_3_HostWritesNeedASystemScopeAcquire) {
+TEST_F(IsaGrain, GPU_GRAIN_3_HostWritesNeedASystemScopeAcquire) {
   EXPECT_EQ(stale_second_dispatch_seeds(HSA_FENCE_SCOPE_SYSTEM), 0) << "a system-scope acquire sees host writes";
   EXPECT_GT(stale_second_dispatch_seeds(HSA_FENCE_SCOPE_AGENT), 0) << "an agent-scope acquire may read old lines";
   set_mutant(Mutant::SystemAcquireKeepsL2Lines, true);
   EXPECT_GT(stale_second_dispatch_seeds(HSA_FENCE_SCOPE_SYSTEM), 0) << "planted: the acquire kept old lines, unseen";
 }
 
-// MEM-GRAIN-4: an unmapped range's lines are discarded, never written back to memory that may be
+// GPU-GRAIN-4: an unmapped range's lines are discarded, never written back to memory that may be
 // someone else's by then.
 bool unmap_discards_lines() {
   std::vector<uint32_t> page(1024, 0);
@@ -255,7 +255,7 @@ bool unmap_discards_lines() {
   return discarded && page[0] == 0;
 }
 
-TEST_F(IsaGrain, MEM_GRAIN_4_UnmapDiscardsTheLines) {
+TEST_F(IsaGrain, GPU_GRAIN_4_UnmapDiscardsTheLines) {
   EXPECT_TRUE(unmap_discards_lines());
   isa::set_isa_mutant(isa::IsaMutant::UnmapKeepsL2Lines, true);
   EXPECT_FALSE(unmap_discards_lines()) << "planted: lines of an unmapped range kept and written back, unseen";

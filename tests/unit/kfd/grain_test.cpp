@@ -1,4 +1,4 @@
-// tests/unit/kfd/grain_test.cpp - MEM-GRAIN-1 through the thunk and the KFD: the grain a GPU page
+// tests/unit/kfd/grain_test.cpp - GPU-GRAIN-1 through the thunk and the KFD: the grain a GPU page
 // gets comes from the allocation's flags (HsaMemFlags.CoarseGrain -> KFD_IOC_ALLOC_MEM_FLAGS_COHERENT
 // -> the gfx900 MTYPE amdkfd writes into the PTE), the bits the adversarial GPU's L2 reads.
 #include <hsakmt.h>
@@ -58,14 +58,14 @@ class KfdGrain : public ::testing::Test {
   uint32_t gpu_node = 0;
 };
 
-TEST_F(KfdGrain, MEM_GRAIN_1_CoarseAllocationsAreCachedFineOnesAreNot) {
+TEST_F(KfdGrain, GPU_GRAIN_1_CoarseAllocationsAreCachedFineOnesAreNot) {
   EXPECT_EQ(mtype(0, true, false), gpu::vm::kPteMtypeNc) << "coarse system memory: MTYPE_NC";
   EXPECT_EQ(mtype(0, false, false), gpu::vm::kPteMtypeUc) << "fine system memory: MTYPE_UC";
   EXPECT_EQ(mtype(gpu_node, true, true), gpu::vm::kPteMtypeNc) << "coarse VRAM: MTYPE_NC";
   EXPECT_EQ(mtype(gpu_node, false, true), gpu::vm::kPteMtypeUc) << "fine VRAM: MTYPE_UC";
 }
 
-TEST_F(KfdGrain, MEM_GRAIN_1_CoherentFlagIgnoredIsCaught) {
+TEST_F(KfdGrain, GPU_GRAIN_1_CoherentFlagIgnoredIsCaught) {
   EXPECT_TRUE(grains_follow_the_flags());
   set_kfd_mutant(KfdMutant::CoherentMappedNc, true);
   const bool held = grains_follow_the_flags();
