@@ -21,6 +21,9 @@ std::string_view mutant_name(Mutant m) noexcept {
     case Mutant::MisalignedSignalUsed: return "misaligned-signal-used";
     case Mutant::ReadIndexTranslatedOnce: return "read-index-translated-once";
     case Mutant::CompletionBeforeWork: return "completion-before-work";
+    case Mutant::SystemReleaseSkipsL2WriteBack: return "system-release-skips-l2-write-back";
+    case Mutant::SystemAcquireKeepsL2Lines: return "system-acquire-keeps-l2-lines";
+    case Mutant::BypassingEngineSkipsL2WriteBack: return "bypassing-engine-skips-l2-write-back";
     case Mutant::kCount: break;
   }
   return "unknown";

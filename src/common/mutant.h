@@ -14,22 +14,25 @@
 namespace rocref {
 
 enum class Mutant : uint32_t {
-  RelaxedHeaderStore,          // AQL-PUB-1: header+setup stored relaxed
-  DoorbellBeforeHeader,        // AQL-DB-1: doorbell rung before the header is published
-  HeaderResetAfterReadIndex,   // AQL-RET-1: read_index advanced before the slot goes INVALID
-  SkipFullCheck,               // AQL-IDX-2: producer writes without waiting for a free slot
-  NonAtomicSignalDecrement,    // AQL-SIG-2: completion signal read, then written
-  VendorTypeAcceptedAsValid,   // AQL-INV-2: type 0 on a recycled slot launched
-  DoorbellOverAdvance,         // AQL-DB-3: doorbell stored past the published packets
-  CasWakesOnFailure,           // AQL-SIG-5: failed signal CAS still wakes waiters
-  IgnoreBarrierBit,            // AQL-BAR-1: barrier bit not honoured
-  BarrierOrNeedsAll,           // AQL-BAR-3: barrier-OR waits for every dependency
-  InvalidHeaderConsumed,       // AQL-INV-1: INVALID slot consumed instead of waited on
-  BarrierPacketDoesNotBlock,   // AQL-BAR-4: later packets launch past an incomplete BARRIER_VALUE
-  BarrierValueIgnoresCondition,  // AQL-BAR-4: BARRIER_VALUE completes before its condition holds
-  MisalignedSignalUsed,        // AQL-SIG-6: a misaligned signal handle used with its low bits dropped
-  ReadIndexTranslatedOnce,     // AQL-MEM-1: the read index translated once and the pointer kept
-  CompletionBeforeWork,        // AQL-FEN-1: a dispatch's completion signal decremented before its grid runs
+  RelaxedHeaderStore,               // AQL-PUB-1: header+setup stored relaxed
+  DoorbellBeforeHeader,             // AQL-DB-1: doorbell rung before the header is published
+  HeaderResetAfterReadIndex,        // AQL-RET-1: read_index advanced before the slot goes INVALID
+  SkipFullCheck,                    // AQL-IDX-2: producer writes without waiting for a free slot
+  NonAtomicSignalDecrement,         // AQL-SIG-2: completion signal read, then written
+  VendorTypeAcceptedAsValid,        // AQL-INV-2: type 0 on a recycled slot launched
+  DoorbellOverAdvance,              // AQL-DB-3: doorbell stored past the published packets
+  CasWakesOnFailure,                // AQL-SIG-5: failed signal CAS still wakes waiters
+  IgnoreBarrierBit,                 // AQL-BAR-1: barrier bit not honoured
+  BarrierOrNeedsAll,                // AQL-BAR-3: barrier-OR waits for every dependency
+  InvalidHeaderConsumed,            // AQL-INV-1: INVALID slot consumed instead of waited on
+  BarrierPacketDoesNotBlock,        // AQL-BAR-4: later packets launch past an incomplete BARRIER_VALUE
+  BarrierValueIgnoresCondition,     // AQL-BAR-4: BARRIER_VALUE completes before its condition holds
+  MisalignedSignalUsed,             // AQL-SIG-6: a misaligned signal handle used with its low bits dropped
+  ReadIndexTranslatedOnce,          // AQL-MEM-1: the read index translated once and the pointer kept
+  CompletionBeforeWork,             // AQL-FEN-1: a dispatch's completion signal decremented before its grid runs
+  SystemReleaseSkipsL2WriteBack,    // GPU-GRAIN-2: a system-scope release leaves dirty coarse lines in the L2
+  SystemAcquireKeepsL2Lines,        // GPU-GRAIN-3: a system-scope acquire keeps the L2's clean lines
+  BypassingEngineSkipsL2WriteBack,  // GPU-GRAIN-5: a host-compiled or blit body runs under the L2's dirty lines
   kCount
 };
 

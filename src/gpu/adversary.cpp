@@ -11,6 +11,7 @@
 
 #include "common/engine_wake.h"
 #include "common/trace.h"
+#include "gpu/isa/agent_cache.h"
 
 namespace rocref::gpu::adversary {
 namespace {
@@ -35,6 +36,8 @@ struct State {
   // AQL-FEN-6: the agent's copies of kernarg segments its launches read (its L2), by address.
   std::mutex kernarg_mu;
   std::unordered_map<uint64_t, std::vector<uint8_t>> kernarg_copies;
+  std::mutex cache_mu;
+  std::shared_ptr<isa::AgentCache> l2;  // GPU-GRAIN-*: the agent's L2
 };
 
 // Bounds the copies kept: forgetting one only takes a freedom less (never unsound).
@@ -72,6 +75,10 @@ void switch_on(uint64_t seed) noexcept {
     std::lock_guard lock(s.kernarg_mu);
     s.kernarg_copies.clear();  // a replay starts with a cold cache
   }
+  {
+    std::lock_guard lock(s.cache_mu);
+    s.l2 = std::make_shared<isa::AgentCache>(seed);  // and a cold L2 with its own seeded stream
+  }
   s.on.store(true, std::memory_order_release);
   set_doorbell_observer(&observe_doorbell);
   std::fprintf(stderr, "rocref gpu: adversarial mode, seed %llu (replay: ROCREF_GPU_SEED=%llu)\n",
@@ -104,7 +111,18 @@ const bool g_from_env = [] {
 bool enabled() noexcept { return state().on.load(std::memory_order_relaxed); }
 uint64_t seed() noexcept { return state().seed.load(std::memory_order_relaxed); }
 void enable(uint64_t seed) noexcept { switch_on(seed); }
-void disable() noexcept { state().on.store(false, std::memory_order_release); }
+void disable() noexcept {
+  State& s = state();
+  s.on.store(false, std::memory_order_release);
+  std::lock_guard lock(s.cache_mu);
+  s.l2.reset();
+}
+
+std::shared_ptr<isa::AgentCache> agent_cache() {
+  State& s = state();
+  std::lock_guard lock(s.cache_mu);
+  return s.l2;
+}
 
 void acquire_system() noexcept {
   State& s = state();

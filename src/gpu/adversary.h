@@ -16,8 +16,13 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace rocref::gpu::isa {
+class AgentCache;
+}
 
 namespace rocref::gpu::adversary {
 
@@ -84,6 +89,9 @@ uint64_t register_queue(QueueHooks hooks);
 void acquire_system() noexcept;
 bool kernarg_view(uint64_t va, const uint8_t* fresh, size_t n, bool narrow_acquire, Chooser& chooser,
                   std::vector<uint8_t>* stale);
+// GPU-GRAIN-*: the agent's L2 (gpu/isa/agent_cache.h), made by enable() with the seed, dropped
+// by disable(); null while the mode is off. Queues keep the one they started with.
+std::shared_ptr<isa::AgentCache> agent_cache();
 void unregister_queue(uint64_t id);
 void flush_all();          // AQL-FEN-4: a launch or system-scope release on the agent
 bool any_in_flight();

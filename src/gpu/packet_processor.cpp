@@ -26,6 +26,7 @@
 #include "gpu/adversarial_queue.h"
 #include "gpu/adversary.h"
 #include "gpu/foreign_blit/foreign_kernel.h"
+#include "gpu/isa/agent_cache.h"
 #include "gpu/isa/dispatch.h"
 #include "gpu/kernel_executor.h"
 #include "gpu/packet_checks.h"
@@ -173,6 +174,7 @@ struct PacketProcessor::Impl {
   std::unique_ptr<AdversarialQueue> adv;
   uint64_t adv_id = 0;
   std::vector<InFlight> deferred;  // AQL-FEN-4: completed dispatches whose writes are not yet visible
+  std::shared_ptr<isa::AgentCache> l2;    // GPU-GRAIN-*: the agent's L2 (adversarial mode)
   uint64_t* cached_read_index = nullptr;  // mutant ReadIndexTranslatedOnce only
 
   explicit Impl(QueueBinding b) : binding(std::move(b)) {}
@@ -351,6 +353,12 @@ struct PacketProcessor::Impl {
     if (adv) {
       adversary::flush_all();  // AQL-FEN-4: the agent's earlier writes are visible to its next launch
       acquire_kernarg(f);      // AQL-FEN-6: what the kernel reads of its kernarg segment
+      // GPU-GRAIN-3: a system-scope acquire makes host writes to coarse memory visible; a
+      // narrower one keeps the L2's lines, however old.
+      if (l2 && aql::header_acquire_scope(header) == HSA_FENCE_SCOPE_SYSTEM &&
+          !mutant_active(Mutant::SystemAcquireKeepsL2Lines)) {
+        l2->acquire_system();
+      }
     }
     // AQL-FEN-1: launch ends with an acquire fence at the packet's acquire scope.
     if (aql::header_acquire_scope(header) != HSA_FENCE_SCOPE_NONE) fence(std::memory_order_acquire);
@@ -429,6 +437,12 @@ struct PacketProcessor::Impl {
 
   // Whether in_flight[index]'s completion rule holds, or the fault that ends the queue in error.
   Expected<bool, PacketFault> ready(InFlight& f) {
+    // GPU-GRAIN-5: host-compiled and emulated bodies reach memory directly, not through the
+    // agent's L2: they see what gfx900 code wrote, and later gfx900 code re-reads theirs.
+    if (l2 && (f.kind == Kind::Kernel || f.kind == Kind::ForeignKernel || f.kind == Kind::Pm4Ib) &&
+        !mutant_active(Mutant::BypassingEngineSkipsL2WriteBack)) {
+      l2->write_back_invalidate();
+    }
     switch (f.kind) {
       case Kind::BarrierAnd:
       case Kind::BarrierOr: {
@@ -497,8 +511,8 @@ struct PacketProcessor::Impl {
         return true;
       }
       case Kind::IsaKernel: {
-        const isa::IsaDispatch d{&f.dispatch, f.packet_va, reinterpret_cast<uintptr_t>(binding.queue), f.id,
-                                 binding.memory};
+        const isa::IsaDispatch d{&f.dispatch, f.packet_va,    reinterpret_cast<uintptr_t>(binding.queue),
+                                 f.id,        binding.memory, l2.get()};
         isa::IsaStats stats;
         std::optional<PacketFault> fault = isa::run_isa_dispatch(d, &stats);
         trace_dispatch_stats(f.id, f.dispatch, &stats);
@@ -543,7 +557,11 @@ struct PacketProcessor::Impl {
     }
     if (!done.value_or(false)) return {};
     // AQL-FEN-4: a system-scope release makes the agent's deferred writes visible first.
-    if (adv && aql::header_release_scope(f.header) == HSA_FENCE_SCOPE_SYSTEM) adversary::flush_all();
+    if (adv && aql::header_release_scope(f.header) == HSA_FENCE_SCOPE_SYSTEM) {
+      adversary::flush_all();
+      // GPU-GRAIN-2: and writes the L2's dirty coarse lines back; AGENT scope leaves them there.
+      if (l2 && !mutant_active(Mutant::SystemReleaseSkipsL2WriteBack)) l2->write_back();
+    }
     // AQL-FEN-1: the release fence at the packet's release scope, before the decrement.
     if (aql::header_release_scope(f.header) != HSA_FENCE_SCOPE_NONE) {
       fence(std::memory_order_release);
@@ -628,6 +646,7 @@ struct PacketProcessor::Impl {
       descriptor = binding.memory->as<amd_queue_t>(binding.amd_queue_va, Access::Read);
     }
     adv = std::make_unique<AdversarialQueue>(descriptor, binding.memory);
+    l2 = adversary::agent_cache();
     adversary::QueueHooks hooks;
     hooks.check = [this] { adv->check_doorbell(); };
     hooks.flush = [this] { flush_deferred(); };

@@ -267,6 +267,15 @@ bool KfdDevice::owns_mapping(const void* addr) const {
   return a < it->first + it->second.length;
 }
 
+uint64_t KfdDevice::gpuvm_pte(uint64_t va) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  for (const auto& [fd, p] : impl_->processes) {
+    if (p->closed || !p->vm) continue;
+    if (const uint64_t pte = p->vm->pte(va); pte & gpu::vm::kPteValid) return pte;
+  }
+  return 0;
+}
+
 std::optional<std::string> KfdDevice::read_sysfs(std::string_view path) const { return impl_->topology.read(path); }
 
 std::optional<std::vector<std::string>> KfdDevice::list_sysfs(std::string_view dir) const {

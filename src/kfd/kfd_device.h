@@ -35,6 +35,9 @@ class KfdDevice {
   int munmap(void* addr, size_t length);                  // 0 or -EINVAL if not a model mapping
   bool owns_fd(int fd) const;
   bool owns_mapping(const void* addr) const;
+  // The GPUVM page-table entry an open process holds for va (0 when none maps it): what a
+  // debugger reads of the page tables (umr), for checks of the PTE bits (GPU-GRAIN-1's MTYPE).
+  uint64_t gpuvm_pte(uint64_t va) const;
 
   // Topology: file contents under /sys/devices/virtual/kfd/kfd/topology (and /sys/class/kfd), and
   // the modelled CPU's /proc/cpuinfo, /sys/devices/system/cpu and /sys/devices/system/node.

@@ -25,6 +25,10 @@ uint64_t pte_flags_for(const BufferObject& bo) {
   if (bo.flags & KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE) f |= kPteWriteable;
   if (bo.flags & KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE) f |= kPteExecutable;
   if (bo.kind != BoKind::Vram) f |= kPteSystem;
+  // GPU-GRAIN-1: amdkfd's get_pte_flags for gfx900: COHERENT maps MTYPE_UC (not cached in the
+  // L2: fine grain), anything else MTYPE_NC (cached: coarse grain).
+  const bool coherent = (bo.flags & KFD_IOC_ALLOC_MEM_FLAGS_COHERENT) != 0;
+  f |= coherent != kfd_mutant_active(KfdMutant::CoherentMappedNc) ? kPteMtypeUc : kPteMtypeNc;
   // The doorbell and MMIO pages are written by the CP (write-pointer polling, HDP flush).
   if (bo.kind == BoKind::Doorbell || bo.kind == BoKind::MmioRemap) f |= kPteWriteable;
   return f;

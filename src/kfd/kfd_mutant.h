@@ -12,6 +12,7 @@ enum class KfdMutant : unsigned {
   Pm4DisableIgnored,        // KFD-Q-9: UPDATE_QUEUE's percentage 0 leaves a PM4 queue running
   MemLimitUnchecked,        // KFD-MEM-11: an allocation past the memory limits is accepted
   FreeKeepsMemCharge,       // KFD-MEM-11: a freed buffer's charge is never given back
+  CoherentMappedNc,         // GPU-GRAIN-1: the COHERENT flag ignored: every buffer mapped MTYPE_NC (coarse)
   kCount
 };
 

@@ -118,6 +118,8 @@ uint64_t pte_flags(const SvmRange& r) {
   uint64_t f = kPteReadable | kPteSystem;
   if (!(r.flags & KFD_IOCTL_SVM_FLAG_GPU_RO)) f |= kPteWriteable;
   if (r.flags & KFD_IOCTL_SVM_FLAG_GPU_EXEC) f |= kPteExecutable;
+  // GPU-GRAIN-1: amdkfd's svm_range_get_pte_flags on gfx900: COHERENT ranges are MTYPE_UC.
+  f |= (r.flags & KFD_IOCTL_SVM_FLAG_COHERENT) ? kPteMtypeUc : kPteMtypeNc;
   return f;
 }
 

@@ -153,6 +153,7 @@ std::optional<PacketFault> run_isa_dispatch(const IsaDispatch& d, IsaStats* stat
 
   ExecContext ctx;
   ctx.memory = d.memory;
+  ctx.l2 = d.l2;
   ctx.packet_va = d.packet_va;
   static_assert(sizeof p == sizeof ctx.packet);
   std::memcpy(ctx.packet, &p, sizeof p);

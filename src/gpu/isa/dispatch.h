@@ -19,12 +19,15 @@
 
 namespace rocref::gpu::isa {
 
+class AgentCache;
+
 struct IsaDispatch {
   const hsa_kernel_dispatch_packet_t* packet = nullptr;
   uint64_t packet_va = 0;    // the dispatch packet in the ring: the kernel's dispatch ptr
   uint64_t queue_va = 0;     // the amd_queue_t: the kernel's queue ptr
   uint64_t dispatch_id = 0;  // the packet id: the kernel's dispatch id
   MemoryAccess* memory = nullptr;
+  AgentCache* l2 = nullptr;  // adversarial mode: the agent's L2 (agent_cache.h)
 };
 
 struct IsaStats {

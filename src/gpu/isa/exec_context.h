@@ -3,8 +3,9 @@
 // Every memory access goes through map(): the dispatch-packet snapshot and the
 // dispatch's scratch backing are model-owned overlays; everything else is
 // translated by the GPU's MemoryAccess (GPUVM), so a bad address is a GPU page
-// fault (ISA-MEM-1). The executors return a Step; a fault or an illegal
-// instruction records the queue error here and ends the dispatch (ISA-ERR-1).
+// fault (ISA-MEM-1), and in the adversarial mode goes through the agent's L2
+// (agent_cache.h): coarse-grained bytes may be a line's, not memory's. The executors return a Step; a fault or an
+// illegal instruction records the queue error here and ends the dispatch (ISA-ERR-1).
 #pragma once
 
 #include <hsa/hsa.h>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/isa/agent_cache.h"
 #include "gpu/isa/instruction.h"
 #include "gpu/isa/isa_mutant.h"
 #include "gpu/isa/wave_state.h"
@@ -26,6 +28,7 @@ enum class Step : uint8_t { Next, Jumped, Barrier, End, Fault };
 
 struct ExecContext {
   MemoryAccess* memory = nullptr;
+  AgentCache* l2 = nullptr;  // adversarial mode: the agent's L2 (GPU-GRAIN-*); null in the fast mode
   // Overlays: the dispatch packet as launched, and the dispatch's scratch backing store.
   uint64_t packet_va = 0;
   uint8_t packet[64] = {};
@@ -44,7 +47,9 @@ struct ExecContext {
     if (!scratch.empty() && va - scratch_va < scratch.size() && va + size <= scratch_va + scratch.size()) {
       return scratch.data() + (va - scratch_va);
     }
-    return memory->translate(va, size, access);
+    void* host = memory->translate(va, size, access);
+    if (l2 == nullptr) return host;
+    return l2->access(*memory, va, host, size, access);
   }
 
   // Whether [va, va + size) touches a model-owned overlay (never cached as a GPU page).

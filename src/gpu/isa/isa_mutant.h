@@ -21,6 +21,9 @@ enum class IsaMutant : unsigned {
   FormatIgnoresDstSel,      // ISA-IMG-2: buffer/image format loads return the channels without DST_SEL
   LinearNoHalfTexel,        // ISA-IMG-2: bilinear filtering forgets the half-texel shift (texel centres)
   StatsSkipScalar,          // ISA-TRACE-1: the per-dispatch counts leave scalar instructions out
+  FineGrainCached,          // GPU-GRAIN-1: the L2 caches fine-grained (MTYPE_UC) memory too
+  L2WritesThrough,          // GPU-GRAIN-2: the L2 writes every store through (a narrow release is never stale)
+  UnmapKeepsL2Lines,        // GPU-GRAIN-4: an unmap leaves the range's lines (written back into freed memory later)
   kCount
 };
 

@@ -40,7 +40,9 @@ uint8_t* global_ptr(ExecContext& ctx, PageCache& cache, uint64_t va, unsigned by
   }
   auto* p = static_cast<uint8_t*>(ctx.map(va, bytes, access));
   if (p == nullptr) return nullptr;
-  if ((va + bytes - 1) / kPage == page && !ctx.overlay(page * kPage, kPage)) {  // the exact access translated, so its page is mapped: cache it
+  // Not with the L2 (adversarial mode): each access is its line's, never the page's memory.
+  if (ctx.l2 == nullptr && (va + bytes - 1) / kPage == page &&
+      !ctx.overlay(page * kPage, kPage)) {  // the exact access translated, so its page is mapped: cache it
     if (auto* whole = static_cast<uint8_t*>(ctx.map(page * kPage, kPage, access)); whole != nullptr) {
       cache.page = page;
       cache.host = whole;

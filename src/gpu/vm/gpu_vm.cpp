@@ -44,9 +44,13 @@ int GpuVm::unmap(uint64_t va, uint64_t size) {
   const uint64_t npages = (size + kPageSize - 1) >> kPageShift;
   ROCREF_TRACE_EVENT(trace::Layer::Gpu, "GPUVM: page-table unmap",
                      "va=0x" + to_hex(va) + " pages=" + std::to_string(npages));
-  std::lock_guard<std::mutex> lock(mu_);
-  const int err = table_.unmap(va, npages);
-  if (err == 0) userptr_.erase(userptr_.lower_bound(va), userptr_.lower_bound(va + (npages << kPageShift)));
+  int err = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    err = table_.unmap(va, npages);
+    if (err == 0) userptr_.erase(userptr_.lower_bound(va), userptr_.lower_bound(va + (npages << kPageShift)));
+  }
+  if (err == 0) unmapped(va, npages << kPageShift);  // GPU-GRAIN-4: the L2 drops its lines there
   return err;
 }
 
@@ -148,6 +152,15 @@ void* GpuVm::peek(uint64_t va, size_t size, Access access) noexcept {
 void GpuVm::set_fault_handler(VmFaultHandler on_fault) {
   std::lock_guard<std::mutex> lock(mu_);
   on_fault_ = std::move(on_fault);
+}
+
+// GPU-GRAIN-1: the MTYPE of the page's PTE (the TLB's copy, as the engines see it).
+Grain GpuVm::grain(uint64_t va) noexcept {
+  std::lock_guard<std::mutex> lock(mu_);
+  uint64_t pte = tlb_.lookup(page_of(va));
+  if (pte == 0) pte = table_.walk(page_of(va));
+  if ((pte & kPteValid) == 0 || (pte & kPteMtypeMask) == kPteMtypeUc) return Grain::Fine;
+  return Grain::Coarse;
 }
 
 uint64_t GpuVm::pte(uint64_t va) const {

@@ -58,6 +58,7 @@ class GpuVm final : public MemoryAccess {
   void invalidate_tlb_range(uint64_t va, uint64_t size) noexcept;
 
   void* translate(uint64_t va, size_t size, Access access) noexcept override;
+  Grain grain(uint64_t va) noexcept override;
   // Translation without a fault report or a TLB fill (for the KFD's own checks).
   void* peek(uint64_t va, size_t size, Access access) noexcept;
 

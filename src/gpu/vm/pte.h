@@ -25,7 +25,15 @@ inline constexpr uint64_t kPteSystem = uint64_t{1} << 1;
 inline constexpr uint64_t kPteExecutable = uint64_t{1} << 4;
 inline constexpr uint64_t kPteReadable = uint64_t{1} << 5;
 inline constexpr uint64_t kPteWriteable = uint64_t{1} << 6;
-inline constexpr uint64_t kPteFlagMask = kPteValid | kPteSystem | kPteExecutable | kPteReadable | kPteWriteable;
+// GPU-GRAIN-1: the memory type, bits 58..57 as AMDGPU_PTE_MTYPE_VG10 places it (MTYPE_NC 0,
+// MTYPE_WC 1, MTYPE_CC 2, MTYPE_UC 3). amdkfd maps a KFD_IOC_ALLOC_MEM_FLAGS_COHERENT buffer
+// UC on gfx900 (not cached in L2: fine grain) and any other NC (cached: coarse grain).
+inline constexpr unsigned kPteMtypeShift = 57;
+inline constexpr uint64_t kPteMtypeMask = uint64_t{3} << kPteMtypeShift;
+inline constexpr uint64_t kPteMtypeNc = uint64_t{0} << kPteMtypeShift;
+inline constexpr uint64_t kPteMtypeUc = uint64_t{3} << kPteMtypeShift;
+inline constexpr uint64_t kPteFlagMask =
+    kPteValid | kPteSystem | kPteExecutable | kPteReadable | kPteWriteable | kPteMtypeMask;
 inline constexpr uint64_t kPteAddrMask = (kVaLimit - 1) & ~(kPageSize - 1);  // bits 47..12
 
 // Shift of the index field for `level` (0 = top): 39, 30, 21, 12 (VM-VA-1).
