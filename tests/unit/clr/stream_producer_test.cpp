@@ -65,13 +65,18 @@ SubmitOverlap overlap_of(const std::vector<trace::Event>& events) {
 
 // kThreads threads launch kLaunches kernels each on one stream; returns the overlap seen.
 SubmitOverlap launch_from_threads(Device& device, uint64_t* runs) {
-  // 800 packets: fewer than the queue's 1024 slots, so a launch never waits for room
-  // (the planted bug below can move the write index back; a full ring would then never drain).
+  // The stream first waits on a host signal, so read_index stays on that packet while the
+  // threads launch 800 more, fewer than the queue's 1024 slots: no launch waits for room.
+  // (The planted bug below can move the write index back behind read_index; a launch would
+  // then wait for room forever.)
   constexpr uint32_t kThreads = 4, kLaunches = 200;
   auto made = VirtualGpu::create(device);
   EXPECT_TRUE(made) << "HSA status " << (made ? HSA_STATUS_SUCCESS : made.error());
   if (!made) return {};
   std::unique_ptr<VirtualGpu> gpu = std::move(made).value_or(nullptr);
+  hsa_signal_t hold{0};
+  EXPECT_EQ(hsa_signal_create(1, 0, nullptr, &hold), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(gpu->wait_for(hold), HSA_STATUS_SUCCESS);
   g_runs.store(0);
   trace::clear();
   trace::enable(true);
@@ -96,11 +101,14 @@ SubmitOverlap launch_from_threads(Device& device, uint64_t* runs) {
   // A lost packet never completes: synchronize would wait for it forever, so only
   // a stream whose every reservation was distinct is drained.
   if (o.interleaved == 0) {
+    hsa_signal_store_screlease(hold, 0);
     EXPECT_EQ(gpu->synchronize(), HSA_STATUS_SUCCESS);
+    hsa_signal_destroy(hold);
     *runs = g_runs.load();
     EXPECT_EQ(*runs, uint64_t{kThreads} * kLaunches);
   } else {
-    // Its destructor would wait for that packet: kept, reachable, until the process ends.
+    // Its destructor would wait for that packet: kept, reachable, until the process ends,
+    // still held behind `hold`.
     static auto* abandoned = new std::vector<std::unique_ptr<VirtualGpu>>;
     abandoned->push_back(std::move(gpu));
   }
