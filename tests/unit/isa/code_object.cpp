@@ -9,6 +9,8 @@
 #include <iterator>
 #include <vector>
 
+#include "gpu/isa/kernel_descriptor.h"
+
 namespace rocref::test {
 
 void CodeObject::Free::operator()(uint8_t* p) const { std::free(p); }
@@ -61,6 +63,24 @@ CodeObject::CodeObject(const std::string& path) {
 uint64_t CodeObject::kernel_object(const std::string& kernel) const {
   auto it = kd_.find(kernel);
   return it == kd_.end() ? 0 : it->second;
+}
+
+hsa_kernel_dispatch_packet_t one_dimension_dispatch(uint64_t kernel_object, void* kernarg, uint32_t grid,
+                                                    uint16_t work_group) {
+  gpu::isa::KernelDescriptor kd{};
+  std::memcpy(&kd, reinterpret_cast<const void*>(static_cast<uintptr_t>(kernel_object)), sizeof kd);
+  hsa_kernel_dispatch_packet_t p{};
+  p.header = HSA_PACKET_TYPE_KERNEL_DISPATCH;
+  p.setup = 1;
+  p.workgroup_size_x = work_group;
+  p.workgroup_size_y = p.workgroup_size_z = 1;
+  p.grid_size_x = grid;
+  p.grid_size_y = p.grid_size_z = 1;
+  p.kernel_object = kernel_object;
+  p.kernarg_address = kernarg;
+  p.group_segment_size = kd.group_segment_fixed_size;
+  p.private_segment_size = kd.private_segment_fixed_size;
+  return p;
 }
 
 }  // namespace rocref::test

@@ -5,6 +5,8 @@
 // have no relocations (checked), so no relocation processing is needed.
 #pragma once
 
+#include <hsa/hsa.h>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -31,5 +33,10 @@ class CodeObject {
   std::string error_;
   size_t size_ = 0;
 };
+
+// A one-dimensional KERNEL_DISPATCH of `kernel_object` over `grid` work-items in work-groups
+// of `work_group`, its segment sizes read from the kernel descriptor.
+hsa_kernel_dispatch_packet_t one_dimension_dispatch(uint64_t kernel_object, void* kernarg, uint32_t grid,
+                                                    uint16_t work_group);
 
 }  // namespace rocref::test
