@@ -134,13 +134,14 @@ TEST_F(ClrStreamProducer, AQL_IDX_7_SubmissionsOfOneStreamNeverInterleave) {
 
 // Without the lock the plain reservation has several producers: their submissions
 // interleave (and may share a packet id). The stream is abandoned undrained.
-// The threads share two CPUs with the GPU model's threads: a round may run them one after
-// another, so the bug gets up to 20 rounds to show (the correct stream is held to every round
-// it runs: zero).
+// The threads share the CPUs with the GPU model's threads and, under ctest -j, with other
+// tests: a loaded machine may run them one after another, round after round, so the bug gets
+// up to 200 rounds (a few milliseconds each) to show; it usually shows in the first. The
+// correct stream is held to every round it runs: zero.
 TEST_F(ClrStreamProducer, AQL_IDX_7_SubmitWithoutStreamLockIsCaught) {
   ScopedClrMutant bug(ClrMutant::SubmitWithoutStreamLock);
   uint32_t interleaved = 0;
-  for (int round = 0; round < 20 && interleaved == 0; ++round) {
+  for (int round = 0; round < 200 && interleaved == 0; ++round) {
     uint64_t runs = 0;
     interleaved = launch_from_threads(*device, &runs).interleaved;
   }
