@@ -28,7 +28,7 @@ constexpr int kYieldChecks = 64;
 
 bool is_valid_condition(uint32_t condition) noexcept { return condition <= HSA_SIGNAL_CONDITION_GTE; }
 
-bool condition_holds(hsa_signal_condition_t condition, int64_t value, int64_t compare) noexcept {
+bool condition_holds(uint32_t condition, int64_t value, int64_t compare) noexcept {
   switch (condition) {
     case HSA_SIGNAL_CONDITION_EQ: return value == compare;
     case HSA_SIGNAL_CONDITION_NE: return value != compare;

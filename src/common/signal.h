@@ -42,7 +42,8 @@ struct SignalHooks {
 };
 
 // AQL-SIG-4: the four conditions of hsa_signal_condition_t; false for any other value.
-bool condition_holds(hsa_signal_condition_t condition, int64_t value, int64_t compare) noexcept;
+// `condition` as its 32-bit ABI value: one past GTE (a caller's bad value) never holds.
+bool condition_holds(uint32_t condition, int64_t value, int64_t compare) noexcept;
 bool is_valid_condition(uint32_t condition) noexcept;
 
 struct WaitResult {

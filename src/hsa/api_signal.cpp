@@ -153,7 +153,7 @@ hsa_status_t HSA_API hsa_amd_signal_async_handler(hsa_signal_t signal, hsa_signa
   if (handler == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   // HSA-ASYNC-1: ROCR 5.2.3 registers any condition; one past GTE never holds, so its handler
   // never runs and the registration lasts until the signal is destroyed.
-  return rt->async_handler().add(object, cond, value, handler, arg);
+  return rt->async_handler().add(object, static_cast<uint32_t>(cond), value, handler, arg);
 }
 
 uint32_t HSA_API hsa_amd_signal_wait_any(uint32_t signal_count, hsa_signal_t* signals, hsa_signal_condition_t* conds,

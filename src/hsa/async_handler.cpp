@@ -46,7 +46,7 @@ hsa_status_t AsyncHandler::start_locked() {
   return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t AsyncHandler::add(SignalObject* signal, hsa_signal_condition_t cond, hsa_signal_value_t value,
+hsa_status_t AsyncHandler::add(SignalObject* signal, uint32_t cond, hsa_signal_value_t value,
                                hsa_amd_signal_handler handler, void* arg) {
   {
     std::lock_guard lock(mutex_);
