@@ -30,8 +30,8 @@ class AsyncHandler {
   AsyncHandler& operator=(const AsyncHandler&) = delete;
 
   // HSA_STATUS_ERROR_OUT_OF_RESOURCES if the thread or its control event cannot start.
-  hsa_status_t add(SignalObject* signal, uint32_t cond, hsa_signal_value_t value,
-                   hsa_amd_signal_handler handler, void* arg);
+  hsa_status_t add(SignalObject* signal, uint32_t cond, hsa_signal_value_t value, hsa_amd_signal_handler handler,
+                   void* arg);
   // hsa_amd_async_function: `callback(arg)` once, on the handler thread.
   hsa_status_t add_function(void (*callback)(void* arg), void* arg);
   // Removes every registration with this signal; waits for a handler running on it.
