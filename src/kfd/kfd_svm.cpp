@@ -60,14 +60,35 @@ int check_attrs(const DeviceState& d, const kfd_ioctl_svm_attribute* attrs, uint
   return 0;
 }
 
-// svm_range_is_valid: the pages exist in the process (-EFAULT) and no GPU buffer object
-// is mapped over them (-EADDRINUSE, svm_range_check_vm).
-int check_range(const Process& p, uint64_t start, uint64_t size) {
+// True when [start, start + size) overlaps memory the driver owns rather than the process: the
+// pools behind its buffer objects (kernel memory on a real machine) and its own CPU mappings of
+// buffers, doorbells and MMIO (VM_IO | VM_PFNMAP there).
+bool overlaps_device_memory(const DeviceState& d, uint64_t start, uint64_t size) {
+  const auto overlaps = [&](uint64_t base, uint64_t length) { return base < start + size && start < base + length; };
+  for (const HostArena* a : {&d.vram, &d.gtt, &d.mmio})
+    if (a->ok() && overlaps(reinterpret_cast<uintptr_t>(a->at(0)), a->size())) return true;
+  for (const auto& [base, m] : d.cpu_mappings)
+    if (overlaps(base, m.length)) return true;
+  return false;
+}
+
+// svm_range_is_valid: every page lies in a VMA of the process that is no device mapping
+// (-EFAULT), found by walking the VMAs, not the pages; then svm_range_check_vm: no buffer
+// object is mapped over them (-EADDRINUSE). A call that grants the GPU access also needs the
+// pages readable, as hmm_range_fault does when the range is mapped (KFD-SVM-2).
+int check_range(const DeviceState& d, const Process& p, uint64_t start, uint64_t size, bool needs_pages) {
   if (start >= kUserVaLimit || size > kUserVaLimit - start) return -EFAULT;
-  if (!user_range_mapped(start, size)) return -EFAULT;
+  if (!user_range_has_vmas(start, size) || overlaps_device_memory(d, start, size)) return -EFAULT;
   for (const auto& [idr, bo] : p.bos)
     if (bo.mapped && bo.va < start + size && start < bo.va + bo.size) return -EADDRINUSE;
+  if (needs_pages && !user_range_mapped(start, size)) return -EFAULT;
   return 0;
+}
+
+bool grants_access(const kfd_ioctl_svm_attribute* attrs, uint32_t nattr) {
+  for (uint32_t i = 0; i < nattr; ++i)
+    if (attrs[i].type == KFD_IOCTL_SVM_ATTR_ACCESS || attrs[i].type == KFD_IOCTL_SVM_ATTR_ACCESS_IN_PLACE) return true;
+  return false;
 }
 
 // The first range holding a page at or after `first` (a range may start before it).
@@ -155,7 +176,7 @@ void merge_around(SvmRangeTable& t, uint64_t first, uint64_t last) {
 int set_attr(DeviceState& d, Process& p, uint64_t start, uint64_t size, const kfd_ioctl_svm_attribute* attrs,
              uint32_t nattr) {
   if (const int r = check_attrs(d, attrs, nattr)) return r;
-  if (const int r = check_range(p, start, size)) return r;
+  if (const int r = check_range(d, p, start, size, grants_access(attrs, nattr))) return r;
   SvmRangeTable& t = p.svm;
   const uint64_t first = start >> kPageShift;
   const uint64_t last = first + (size >> kPageShift) - 1;
@@ -187,7 +208,7 @@ int set_attr(DeviceState& d, Process& p, uint64_t start, uint64_t size, const kf
 // their OR, GRANULARITY the smallest, ACCESS the strongest access all ranges share (KFD-SVM-4).
 int get_attr(DeviceState& d, Process& p, uint64_t start, uint64_t size, kfd_ioctl_svm_attribute* attrs,
              uint32_t nattr) {
-  if (const int r = check_range(p, start, size)) return r;
+  if (const int r = check_range(d, p, start, size, false)) return r;
   bool get_pref = false, get_prefetch = false;
   for (uint32_t i = 0; i < nattr; ++i) {
     switch (attrs[i].type) {

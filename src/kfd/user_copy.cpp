@@ -29,6 +29,14 @@ int copy_to_user(uint64_t user_dst, const void* src, size_t size) noexcept {
   return n == static_cast<ssize_t>(size) ? 0 : -EFAULT;
 }
 
+bool user_range_has_vmas(uint64_t addr, uint64_t size) noexcept {
+  if (addr == 0 || size == 0 || addr + size < addr) return false;
+  // msync(MS_ASYNC) walks the VMAs of the range and answers ENOMEM at a hole, touching no
+  // page: the cost is the number of mappings, not of pages (find_vma's walk, as the kernel's).
+  const uint64_t first = addr & ~uint64_t{4095};
+  return ::msync(reinterpret_cast<void*>(static_cast<uintptr_t>(first)), addr + size - first, MS_ASYNC) == 0;
+}
+
 bool user_range_mapped(uint64_t addr, uint64_t size) noexcept {
   if (addr == 0 || size == 0 || addr + size < addr) return false;
   // get_user_pages needs every page present and accessible: read one byte of each

@@ -1,4 +1,7 @@
 // tests/conformance/kfd/svm_test.cpp - AMDKFD_IOC_SVM: argument checks, attributes, GPU access (KFD-SVM-*).
+#include <sys/mman.h>
+
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -86,6 +89,36 @@ TEST_F(SvmTest, KFD_SVM_1_BadRangesReturnTheDriverErrnoAndChangeNothing) {
   std::vector<kfd_ioctl_svm_attribute> op = {{KFD_IOCTL_SVM_ATTR_ACCESS, proc.gpu_id}};
   EXPECT_EQ(svm(proc, 7, base, kPage, op), -EINVAL) << "unknown op";
   expect_defaults(base, 8 * kPage);
+}
+
+// svm_range_is_valid walks the process's VMAs: a PROT_NONE reservation is process memory (its
+// attributes can be set and read; only granting access needs the pages), checking a range reads
+// none of its pages, and a device mapping (a buffer's CPU view: VM_IO | VM_PFNMAP) is not SVM
+// memory (-EFAULT, before the buffer's GPU mapping would give -EADDRINUSE).
+TEST_F(SvmTest, KFD_SVM_2_RangesAreCheckedByTheirMappingsNotTheirPages) {
+  const uint64_t none = reserve_va(16 * kPage);
+  ASSERT_NE(none, 0u);
+  expect_defaults(none, 16 * kPage);
+  EXPECT_EQ(set(none, kPage, {{KFD_IOCTL_SVM_ATTR_GRANULARITY, 3}}), 0);
+  EXPECT_EQ(set(none, kPage, {{KFD_IOCTL_SVM_ATTR_ACCESS, proc.gpu_id}}), -EFAULT) << "access needs readable pages";
+  ::munmap(reinterpret_cast<void*>(none), 16 * kPage);
+
+  constexpr uint64_t kShared = uint64_t{64} << 20;
+  void* shared = ::mmap(nullptr, kShared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(shared, MAP_FAILED);
+  expect_defaults(reinterpret_cast<uintptr_t>(shared), kShared);
+  std::vector<unsigned char> resident(kShared / kPage);
+  ASSERT_EQ(::mincore(shared, kShared, resident.data()), 0);
+  EXPECT_EQ(std::count_if(resident.begin(), resident.end(), [](unsigned char r) { return (r & 1) != 0; }), 0)
+      << "GET_ATTR touched the range's pages";
+  ::munmap(shared, kShared);
+
+  auto vram = proc.buffer(KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE, 2 * kPage);
+  ASSERT_NE(vram.handle, 0u);
+  ASSERT_NE(vram.cpu, nullptr);
+  EXPECT_EQ(set(vram.va, kPage, {{KFD_IOCTL_SVM_ATTR_GRANULARITY, 3}}), -EFAULT);
+  std::vector<kfd_ioctl_svm_attribute> g = {{KFD_IOCTL_SVM_ATTR_GRANULARITY, 0}};
+  EXPECT_EQ(svm(proc, KFD_IOCTL_SVM_OP_GET_ATTR, vram.va, kPage, g), -EFAULT);
 }
 
 TEST_F(SvmTest, KFD_SVM_2_BadAttributesReturnEINVALAndChangeNothing) {
