@@ -268,8 +268,14 @@ struct Program {
         break;
       }
       default: {
-        HSA_SVM_ATTRIBUTE attr{HSA_SVM_ATTR_ACCESS, 1};
-        hsaKmtSVMSetAttr(memory(), size(), 1, &attr);
+        // Granting the GPU access faults in and maps every page of the range (hmm_range_fault,
+        // one PTE a page), on a real machine as here: a range of terabytes (ASan's shadow is
+        // one) only costs time and memory in proportion, so access is asked for up to 64 MiB;
+        // other attributes and GET_ATTR, which walk mappings and not pages, take any size.
+        void* const start = memory();
+        const uint64_t bytes = size();
+        HSA_SVM_ATTRIBUTE attr{bytes <= (uint64_t{64} << 20) ? HSA_SVM_ATTR_ACCESS : HSA_SVM_ATTR_GRANULARITY, 1};
+        hsaKmtSVMSetAttr(start, bytes, 1, &attr);
         hsaKmtSVMGetAttr(memory(), size(), 1, &attr);
         break;
       }
