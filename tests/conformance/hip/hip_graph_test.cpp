@@ -4,6 +4,7 @@
 
 #include "hip_suite.h"
 
+#if HIP_SUITE_AMD_API
 namespace hip_suite {
 namespace {
 
@@ -209,3 +210,4 @@ TEST(HipGraph, HIP_GRAPH_3_StreamCaptureRecordsWork) {
 
 }  // namespace
 }  // namespace hip_suite
+#endif  // HIP_SUITE_AMD_API

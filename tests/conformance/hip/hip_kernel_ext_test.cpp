@@ -77,6 +77,7 @@ TEST(HipLaunch, HIP_LNC_7_FunctionAttributesCanBeSet) {
   hipGetLastError();
 }
 
+#if HIP_SUITE_AMD_API
 TEST(HipLaunch, HIP_LNC_9_LaunchListsOnePerDevice) {
   HIP_CLAUSE("HIP-LNC-9");
   int devices = 0;
@@ -126,6 +127,7 @@ TEST(HipLaunch, HIP_LNC_9_LaunchListsOnePerDevice) {
   ASSERT_HIP_OK(hipFree(out));
   hipGetLastError();
 }
+#endif  // HIP_SUITE_AMD_API
 
 TEST(HipSymbol, HIP_SYM_1_DeviceVariablesByAddress) {
   HIP_CLAUSE("HIP-SYM-1");
@@ -151,6 +153,7 @@ TEST(HipSymbol, HIP_SYM_1_DeviceVariablesByAddress) {
   hipGetLastError();
 }
 
+#if HIP_SUITE_AMD_API
 TEST(HipRegistration, HIP_REG_1_CallConfigurationIsAStack) {
   HIP_CLAUSE("HIP-REG-1");
   ASSERT_HIP_OK(__hipPushCallConfiguration(dim3(4, 2, 1), dim3(64, 1, 1), 128, nullptr));
@@ -168,6 +171,7 @@ TEST(HipRegistration, HIP_REG_1_CallConfigurationIsAStack) {
   EXPECT_EQ(block.x, 64u);
   EXPECT_EQ(shared, 128u);
 }
+#endif  // HIP_SUITE_AMD_API
 
 TEST(HipModule, HIP_MOD_1_MalformedImagesAreRejected) {
   HIP_CLAUSE("HIP-MOD-1");

@@ -5,6 +5,7 @@
 
 #include "hip_suite.h"
 
+#if HIP_SUITE_AMD_API
 namespace hip_suite {
 namespace {
 
@@ -325,3 +326,4 @@ TEST(HipTexture, HIP_TEX_3_SurfaceObjectsNeedAnArray) {
 
 }  // namespace
 }  // namespace hip_suite
+#endif  // HIP_SUITE_AMD_API

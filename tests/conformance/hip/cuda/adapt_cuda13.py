@@ -54,6 +54,16 @@ REWRITES = [
     ("cudaBindTexture(offset, tex, devPtr, desc, size)", "cudaErrorNotSupported", 1),
     ("cudaBindTexture2D(offset, tex, devPtr, desc, width, height, pitch)", "cudaErrorNotSupported", 1),
     ("cudaGetTextureAlignmentOffset(offset,texref)", "cudaErrorNotSupported", 1),
+    # Graph edges carry edge data (CUDA 13 made the *_v2 forms the only ones): none is passed.
+    ("cudaGraphAddDependencies(graph, from, to, numDependencies)", "cudaGraphAddDependencies(graph, from, to, nullptr, numDependencies)", 1),
+    ("cudaGraphRemoveDependencies(graph, from, to, numDependencies)", "cudaGraphRemoveDependencies(graph, from, to, nullptr, numDependencies)", 1),
+    ("cudaGraphGetEdges(graph, from, to, numEdges)", "cudaGraphGetEdges(graph, from, to, nullptr, numEdges)", 1),
+    ("cudaGraphNodeGetDependencies(node, pDependencies, pNumDependencies)", "cudaGraphNodeGetDependencies(node, pDependencies, nullptr, pNumDependencies)", 1),
+    ("cudaGraphNodeGetDependentNodes(node, pDependentNodes, pNumDependentNodes)", "cudaGraphNodeGetDependentNodes(node, pDependentNodes, nullptr, pNumDependentNodes)", 1),
+    ("cudaStreamGetCaptureInfo_v2(\n        stream, captureStatus_out, id_out, graph_out, dependencies_out, numDependencies_out)",
+     "cudaStreamGetCaptureInfo(\n        stream, captureStatus_out, id_out, graph_out, dependencies_out, nullptr, numDependencies_out)", 1),
+    ("cudaStreamUpdateCaptureDependencies(stream, dependencies,\n                                                                      numDependencies, flags)",
+     "cudaStreamUpdateCaptureDependencies(stream, dependencies, nullptr,\n                                                                      numDependencies, flags)", 1),
     # cuCtxCreate takes creation parameters.
     ("cuCtxCreate(ctx, flags, device)", "cuCtxCreate(ctx, NULL, flags, device)", 1),
 ]
