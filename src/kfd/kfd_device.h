@@ -21,8 +21,16 @@ namespace rocref::kfd {
 
 class KfdDevice {
  public:
-  // The modeled machine of this process (one CPU node and one gfx9 GPU node by default).
+  // The modeled machine of this process: one CPU node and configured_gpu_count() gfx9 GPU nodes.
   static KfdDevice& instance();
+  // ROCREF_GPUS (1 to 8; unset or invalid: 1), the machine's GPU count (KFD-TOPO-8).
+  static uint32_t configured_gpu_count();
+  // A machine of its own with gpu_count GPU nodes (tests); instance() is the process's.
+  explicit KfdDevice(uint32_t gpu_count);
+  ~KfdDevice();
+  KfdDevice(const KfdDevice&) = delete;
+  KfdDevice& operator=(const KfdDevice&) = delete;
+  uint32_t gpu_count() const;
 
   // /dev/kfd. Returns a descriptor (>= kFirstFd) or -errno.
   int open_kfd();
@@ -48,7 +56,6 @@ class KfdDevice {
   static constexpr int kFirstFd = 1 << 20;  // model descriptors never collide with real ones
 
  private:
-  KfdDevice();
   struct Impl;
   Impl* impl_;
 };
