@@ -325,6 +325,15 @@ uint64_t KfdDevice::gpuvm_pte(uint64_t va) const {
   return 0;
 }
 
+uint64_t KfdDevice::gpuvm_pte(uint64_t va, uint32_t gpu) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  for (const auto& [fd, p] : impl_->processes) {
+    if (p->closed || gpu >= p->pdd.size() || !p->pdd[gpu].vm) continue;
+    if (const uint64_t pte = p->pdd[gpu].vm->pte(va); pte & gpu::vm::kPteValid) return pte;
+  }
+  return 0;
+}
+
 std::optional<std::string> KfdDevice::read_sysfs(std::string_view path) const { return impl_->topology.read(path); }
 
 std::optional<std::vector<std::string>> KfdDevice::list_sysfs(std::string_view dir) const {

@@ -46,6 +46,8 @@ class KfdDevice {
   // The GPUVM page-table entry an open process holds for va (0 when none maps it): what a
   // debugger reads of the page tables (umr), for checks of the PTE bits (GPU-GRAIN-1's MTYPE).
   uint64_t gpuvm_pte(uint64_t va) const;
+  // The same in the VMs of GPU `gpu` (index, node gpu + 1) only: which GPUs a buffer is mapped into.
+  uint64_t gpuvm_pte(uint64_t va, uint32_t gpu) const;
 
   // Topology: file contents under /sys/devices/virtual/kfd/kfd/topology (and /sys/class/kfd), and
   // the modelled CPU's /proc/cpuinfo, /sys/devices/system/cpu and /sys/devices/system/node.
