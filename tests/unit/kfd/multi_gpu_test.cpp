@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "gpu/vm/pte.h"
 #include "kfd/kfd_device.h"
 #include "kfd/kfd_mutant.h"
 #include "kfd/topology.h"
@@ -405,7 +406,15 @@ bool peer_vram_reads(uint32_t n) {
   if (!copy_completes(p, mapped, mem_ev.event_id, &fault_gpu, &fault_va)) return false;
   for (uint32_t i = 0; i < 256; ++i)
     if (mapped.destination()[i] != static_cast<uint8_t>(i * 7 + 3)) return false;
-  // Unmapping from GPU 0 leaves the peer's mapping; a busy buffer cannot be freed.
+  // The peer reaches the owner's VRAM over PCIe: a SYSTEM PTE there, a local one on the owner.
+  EXPECT_NE(dev.gpuvm_pte(va, peer) & gpu::vm::kPteSystem, 0u);
+  EXPECT_EQ(dev.gpuvm_pte(va, 0) & gpu::vm::kPteSystem, 0u);
+  // Unmapping from GPU 0 leaves the peer's mapping; a buffer still mapped cannot be freed.
+  uint32_t owner[1] = {p.ids[0]};
+  kfd_ioctl_unmap_memory_from_gpu_args un{h, reinterpret_cast<uintptr_t>(owner), 1, 0};
+  EXPECT_EQ(p.io(AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &un), 0);
+  EXPECT_EQ(dev.gpuvm_pte(va, 0) & gpu::vm::kPteValid, 0u);
+  EXPECT_NE(dev.gpuvm_pte(va, peer) & gpu::vm::kPteValid, 0u);
   kfd_ioctl_free_memory_of_gpu_args fr{h};
   EXPECT_EQ(p.io(AMDKFD_IOC_FREE_MEMORY_OF_GPU, &fr), -EBUSY);
   return !read_before_map;
