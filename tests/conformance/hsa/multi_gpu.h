@@ -52,13 +52,13 @@ inline bool peer_copy_moves_bytes(hsa_agent_t cpu, hsa_agent_t a, hsa_agent_t b,
   const hsa_agent_t both[2] = {a, b};
   bool ok = hsa_amd_agents_allow_access(2, both, nullptr, host) == HSA_STATUS_SUCCESS &&
             hsa_amd_agents_allow_access(2, both, nullptr, back) == HSA_STATUS_SUCCESS &&
-            hsa_memory_copy(src, host, kBytes) == HSA_STATUS_SUCCESS;           // a's blit
+            hsa_memory_copy(src, host, kBytes) == HSA_STATUS_SUCCESS;  // a's blit
   if (ok && before) before(src);
   ok = ok && hsa_amd_agents_allow_access(2, both, nullptr, src) == HSA_STATUS_SUCCESS;
   if (ok && after) after(src);
-  ok = ok && hsa_memory_copy(dst, src, kBytes) == HSA_STATUS_SUCCESS &&         // b's blit reads a's VRAM
-            hsa_memory_copy(back, dst, kBytes) == HSA_STATUS_SUCCESS &&         // b's blit
-            std::memcmp(host, back, kBytes) == 0;
+  ok = ok && hsa_memory_copy(dst, src, kBytes) == HSA_STATUS_SUCCESS &&  // b's blit reads a's VRAM
+       hsa_memory_copy(back, dst, kBytes) == HSA_STATUS_SUCCESS &&       // b's blit
+       std::memcmp(host, back, kBytes) == 0;
   for (void* p : {host, back, src, dst}) ok &= hsa_amd_memory_pool_free(p) == HSA_STATUS_SUCCESS;
   return ok;
 }

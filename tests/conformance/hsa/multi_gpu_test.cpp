@@ -23,7 +23,8 @@ TEST_F(HsaMultiGpu, HSA_AGENT_3_EachGpuAgentHasItsNodeAndPool) {
   std::vector<uint64_t> pools;
   for (hsa_agent_t gpu : gpus_) {
     uint32_t node = 0;
-    ASSERT_EQ(hsa_agent_get_info(gpu, static_cast<hsa_agent_info_t>(HSA_AMD_AGENT_INFO_DRIVER_NODE_ID), &node), HSA_STATUS_SUCCESS);
+    ASSERT_EQ(hsa_agent_get_info(gpu, static_cast<hsa_agent_info_t>(HSA_AMD_AGENT_INFO_DRIVER_NODE_ID), &node),
+              HSA_STATUS_SUCCESS);
     for (uint32_t other : nodes) EXPECT_NE(node, other);
     nodes.push_back(node);
     const hsa_amd_memory_pool_t vram = find_pool(gpu, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED);

@@ -65,7 +65,8 @@ void check_machine(uint32_t n) {
     EXPECT_EQ(p.at("mem_banks_count"), entries(t, dir + "/mem_banks"));
     EXPECT_EQ(p.at("caches_count"), entries(t, dir + "/caches"));
     for (uint64_t l = 0; l < io + p2p; ++l) {
-      const std::string rel = l < io ? dir + "/io_links/" + std::to_string(l) : dir + "/p2p_links/" + std::to_string(l - io);
+      const std::string rel =
+          l < io ? dir + "/io_links/" + std::to_string(l) : dir + "/p2p_links/" + std::to_string(l - io);
       auto lp = props(t, rel + "/properties");
       EXPECT_EQ(lp.at("node_from"), node);
       EXPECT_LE(lp.at("node_to"), n);
@@ -115,8 +116,13 @@ TEST(MultiGpuTopology, KFD_TOPO_8_GpuCountFromTheEnvironment) {
   const std::string keep = saved ? saved : "";
   ::unsetenv("ROCREF_GPUS");
   EXPECT_EQ(KfdDevice::configured_gpu_count(), 1u);
-  for (const auto& [value, want] : std::vector<std::pair<const char*, uint32_t>>{
-           {"2", 2}, {"4", 4}, {"8", 8}, {"0", 1}, {"9", 1}, {"2x", 1}, {"", 1}}) {
+  for (const auto& [value, want] : std::vector<std::pair<const char*, uint32_t>>{{"2", 2},
+                                                                                 {"4", 4},
+                                                                                 {"8", 8},
+                                                                                 {"0", 1},
+                                                                                 {"9", 1},
+                                                                                 {"2x", 1},
+                                                                                 {"", 1}}) {
     ::setenv("ROCREF_GPUS", value, 1);
     EXPECT_EQ(KfdDevice::configured_gpu_count(), want) << value;
   }
@@ -250,7 +256,8 @@ void check_ioctls(uint32_t n) {
   const uint64_t before0 = p.available(p.ids[0]), before_last = p.available(last);
   ASSERT_GT(before0, 0u);
   const uint64_t va = reserve_va(16 * kPage);
-  ASSERT_EQ(p.alloc(last, KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE, 16 * kPage, va, &h, nullptr), 0);
+  ASSERT_EQ(p.alloc(last, KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE, 16 * kPage, va, &h, nullptr),
+            0);
   EXPECT_EQ(h >> 32, last);
   EXPECT_EQ(p.available(p.ids[0]), before0);
   EXPECT_EQ(p.available(last), before_last - 16 * kPage);
@@ -290,7 +297,8 @@ void check_ioctls(uint32_t n) {
     EXPECT_EQ(p.io(AMDKFD_IOC_DESTROY_QUEUE, &d), 0);
   }
   int err = 0;
-  EXPECT_EQ(dev.mmap(nullptr, 8192, PROT_READ, MAP_SHARED, p.fd, static_cast<off_t>((uint64_t{3} << 62) | (uint64_t{bad} << 46)), &err),
+  EXPECT_EQ(dev.mmap(nullptr, 8192, PROT_READ, MAP_SHARED, p.fd,
+                     static_cast<off_t>((uint64_t{3} << 62) | (uint64_t{bad} << 46)), &err),
             nullptr);
   EXPECT_EQ(err, -ENODEV);
 }
@@ -336,8 +344,17 @@ struct PeerSdma {
   // COPY_LINEAR `bytes` from src to the destination, then FENCE 1.
   void copy(uint64_t src, uint32_t bytes) {
     const uint64_t dst = reinterpret_cast<uintptr_t>(mem) + 2 * kPage, fence = dst + kPage;
-    const uint32_t dws[] = {1, bytes - 1, 0, uint32_t(src), uint32_t(src >> 32), uint32_t(dst), uint32_t(dst >> 32),
-                            5, uint32_t(fence), uint32_t(fence >> 32), 1};
+    const uint32_t dws[] = {1,
+                            bytes - 1,
+                            0,
+                            uint32_t(src),
+                            uint32_t(src >> 32),
+                            uint32_t(dst),
+                            uint32_t(dst >> 32),
+                            5,
+                            uint32_t(fence),
+                            uint32_t(fence >> 32),
+                            1};
     for (uint32_t d : dws) {
       reinterpret_cast<uint32_t*>(mem)[(wptr / 4) % 1024] = d;
       wptr += 4;
@@ -349,7 +366,8 @@ struct PeerSdma {
 };
 
 // Waits until the copy's fence lands or the process's memory event reports a fault; true on the fence.
-bool copy_completes(MultiProcess& p, const PeerSdma& q, uint32_t memory_event, uint32_t* fault_gpu, uint64_t* fault_va) {
+bool copy_completes(MultiProcess& p, const PeerSdma& q, uint32_t memory_event, uint32_t* fault_gpu,
+                    uint64_t* fault_va) {
   for (int i = 0; i < 20000; ++i) {
     if (q.fence() == 1) return true;
     kfd_event_data ev{};
