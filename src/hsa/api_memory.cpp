@@ -11,11 +11,14 @@
 #include "common/trace.h"
 #include "hsa/agent.h"
 #include "hsa/blit_kernel.h"
+#include "hsa/hsa_mutant.h"
 #include "hsa/memory_region.h"
 #include "hsa/runtime.h"
 
 using rocref::hsa::Agent;
 using rocref::hsa::Allocation;
+using rocref::hsa::HsaMutant;
+using rocref::hsa::hsa_mutant_active;
 using rocref::hsa::MemoryRegion;
 using rocref::hsa::Runtime;
 using rocref::hsa::runtime;
@@ -117,7 +120,8 @@ hsa_status_t HSA_API hsa_amd_agents_allow_access(uint32_t num_agents, const hsa_
   for (uint32_t i = 0; i < num_agents; ++i) {
     Agent* agent = rt->find_agent(agents[i]);
     if (agent == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
-    if (agent->is_gpu()) gpu_nodes.push_back(agent->node_id());
+    if (agent->is_gpu() && !(hsa_mutant_active(HsaMutant::AllowAccessFirstGpuOnly) && !gpu_nodes.empty()))
+      gpu_nodes.push_back(agent->node_id());
   }
   void* base = nullptr;
   Allocation allocation;

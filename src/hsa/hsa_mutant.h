@@ -15,6 +15,7 @@ enum class HsaMutant : uint32_t {
   BlitAgentReleaseScope,     // AQL-FEN-3: blit dispatch released at AGENT scope; the host reads next
   BlitDoorbellBeforeHeader,  // AQL-DB-1: blit doorbell rung before the header is release-stored
   BlitAgentAcquireScope,     // AQL-FEN-6: blit dispatch acquired at AGENT scope; it may read old kernargs
+  AllowAccessFirstGpuOnly,   // HSA-AGENT-3: hsa_amd_agents_allow_access maps for the first GPU agent listed only
   kCount
 };
 

@@ -99,7 +99,13 @@ hsa_status_t MemoryRegion::allocate_pages(size_t size, void** ptr) const {
       address == nullptr)
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   HSAuint64 gpu_va = 0;
-  if (hsaKmtMapMemoryToGPU(address, size, &gpu_va) != HSAKMT_STATUS_SUCCESS) {
+  // HSA-AGENT-3, as ROCR's MemoryRegion::Allocate: VRAM is mapped into its own GPU's VM only
+  // (other GPUs get it from hsa_amd_agents_allow_access); system memory into every GPU's.
+  HSAuint32 owner_node = owner_.node_id();
+  const HSAKMT_STATUS mapped = kind_ == Kind::DeviceLocal
+                                   ? hsaKmtMapMemoryToGPUNodes(address, size, &gpu_va, HsaMemMapFlags{}, 1, &owner_node)
+                                   : hsaKmtMapMemoryToGPU(address, size, &gpu_va);
+  if (mapped != HSAKMT_STATUS_SUCCESS) {
     hsaKmtFreeMemory(address, size);
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   }

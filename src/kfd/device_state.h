@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "gpu/engine_scheduler.h"
 #include "kfd/host_arena.h"
@@ -36,19 +37,28 @@ struct CpuMapping {
   int refs = 1;
 };
 
+// One GPU of the machine (amdgpu_device's share of the model): its memory, MMIO page, VRAM
+// budget and hardware queues. Each runs its own engines (KFD-TOPO-8).
+struct GpuState {
+  explicit GpuState(const GpuDescription& g);
+  HostArena vram;
+  HostArena mmio;        // the HDP flush page behind MMIO_REMAP
+  MemLimit vram_limit;   // KFD-MEM-11: this device's VRAM budget (its vram part only)
+  HwScheduler hws;       // compute queues: pipes x slots
+  HwScheduler sdma_hws;  // SDMA queues: engines x queues per engine, scheduled apart from compute
+};
+
 struct DeviceState {
-  DeviceState();
+  // gpu_count GPU nodes (1 to kMaxGpus).
+  explicit DeviceState(uint32_t gpu_count = 1);
   ~DeviceState();
 
   Topology topology;
-  HostArena vram;
+  std::vector<std::unique_ptr<GpuState>> gpus;  // by index: node 1 + index
   HostArena gtt;
-  HostArena mmio;  // the HDP flush page behind MMIO_REMAP
-  MemLimit mem_limit;  // KFD-MEM-11: what every buffer object is charged (guarded by mu)
+  MemLimit mem_limit;  // KFD-MEM-11: system and TTM budgets (guarded by mu); VRAM per GpuState
   InterruptRing ih;
-  HwScheduler hws;       // compute queues: pipes x slots
-  HwScheduler sdma_hws;  // SDMA queues: engines x queues per engine, scheduled apart from compute
-  gpu::EngineScheduler engines;  // runs hws.run_slice() as one engine on its thread
+  gpu::EngineScheduler engines;  // runs each GPU's hws and sdma_hws run_slice() as engines on its thread
   std::once_flag engines_started;
 
   std::mutex mu;
@@ -60,7 +70,15 @@ struct DeviceState {
   uint32_t next_pasid = 0x8000;
   uint64_t next_bo_offset = uint64_t{1} << 32;      // DRM fake offsets for render-node mmaps
 
-  uint32_t gpu_id() const noexcept { return topology.gpu().gpu_id; }
+  uint32_t gpu_id(uint32_t index = 0) const noexcept { return topology.gpu(index).gpu_id; }
+  // The index of the GPU with this gpu_id, or -1 (kfd_device_by_id returning NULL).
+  int gpu_index(uint32_t gpu_id) const noexcept {
+    const auto i = topology.gpu_index(gpu_id);
+    return i ? static_cast<int>(*i) : -1;
+  }
+  // KFD-MEM-11: charges system and TTM globally and VRAM to the owning GPU; all or nothing.
+  int reserve_locked(uint32_t gpu, const MemCharge& c);
+  void unreserve_locked(uint32_t gpu, const MemCharge& c);
   Process* process_by_pasid(uint32_t pasid);
   uint32_t allocate_vmid() const;
 

@@ -18,6 +18,7 @@ namespace rocref::kfd {
 struct IhEntry {
   enum class Kind : uint8_t { Signal, VmFault } kind = Kind::Signal;
   uint32_t pasid = 0;
+  uint32_t gpu_id = 0;         // the GPU that raised it
   uint32_t event_id = 0;       // Signal: the completion signal's event id (context id)
   gpu::vm::VmFault fault{};    // VmFault
 };

@@ -11,32 +11,58 @@
 
 namespace rocref::kfd {
 
-struct KfdDevice::Impl : DeviceState {};
+struct KfdDevice::Impl : DeviceState {
+  explicit Impl(uint32_t gpu_count) : DeviceState(gpu_count) {}
+};
 
 namespace {
 constexpr uint64_t kGttPoolSize = uint64_t{8} << 30;  // sparse: only touched pages cost memory
 }
 
-DeviceState::DeviceState()
-    : topology(GpuDescription{}),
-      vram("rocref-vram", topology.gpu().vram_size),
-      gtt("rocref-gtt", kGttPoolSize),
+GpuState::GpuState(const GpuDescription& g)
+    : vram("rocref-vram", g.vram_size),
       mmio("rocref-mmio", 4096),
-      mem_limit(topology.cpu().memory_bytes, topology.gpu().vram_size),
-      hws(topology.gpu().hw_pipes, topology.gpu().hw_slots_per_pipe),
-      sdma_hws(topology.gpu().num_sdma_engines, topology.gpu().num_sdma_queues_per_engine) {
-  hws.set_after_slice([this] { drain_interrupts(); });
-  sdma_hws.set_after_slice([this] { drain_interrupts(); });
+      vram_limit(0, g.vram_size),
+      hws(g.hw_pipes, g.hw_slots_per_pipe),
+      sdma_hws(g.num_sdma_engines, g.num_sdma_queues_per_engine) {}
+
+DeviceState::DeviceState(uint32_t gpu_count)
+    : topology(machine_gpus(gpu_count)),
+      gtt("rocref-gtt", kGttPoolSize),
+      mem_limit(topology.cpu().memory_bytes, 0) {
+  for (uint32_t i = 0; i < topology.gpu_count(); ++i) {
+    gpus.push_back(std::make_unique<GpuState>(topology.gpu(i)));
+    gpus.back()->hws.set_after_slice([this] { drain_interrupts(); });
+    gpus.back()->sdma_hws.set_after_slice([this] { drain_interrupts(); });
+  }
 }
 
 DeviceState::~DeviceState() { engines.stop(); }
 
 void DeviceState::start_engines() {
   std::call_once(engines_started, [this] {
-    engines.add([this] { return hws.run_slice(); });
-    engines.add([this] { return sdma_hws.run_slice(); });
+    for (auto& g : gpus) {
+      HwScheduler* hws = &g->hws;
+      HwScheduler* sdma = &g->sdma_hws;
+      engines.add([hws] { return hws->run_slice(); });
+      engines.add([sdma] { return sdma->run_slice(); });
+    }
     engines.start();
   });
+}
+
+int DeviceState::reserve_locked(uint32_t gpu, const MemCharge& c) {
+  if (const int err = gpus[gpu]->vram_limit.reserve(MemCharge{0, 0, c.vram})) return err;
+  if (const int err = mem_limit.reserve(MemCharge{c.system, c.ttm, 0})) {
+    gpus[gpu]->vram_limit.unreserve(MemCharge{0, 0, c.vram});
+    return err;
+  }
+  return 0;
+}
+
+void DeviceState::unreserve_locked(uint32_t gpu, const MemCharge& c) {
+  gpus[gpu]->vram_limit.unreserve(MemCharge{0, 0, c.vram});
+  mem_limit.unreserve(MemCharge{c.system, c.ttm, 0});
 }
 
 Process* DeviceState::process_by_pasid(uint32_t pasid) {
@@ -55,9 +81,18 @@ uint32_t DeviceState::allocate_vmid() const {
   }
 }
 
+uint32_t KfdDevice::configured_gpu_count() {
+  // KFD-TOPO-8: the one place the machine's GPU count is configured (default 1).
+  const char* env = std::getenv("ROCREF_GPUS");
+  if (!env || !*env) return 1;
+  char* end = nullptr;
+  const unsigned long n = std::strtoul(env, &end, 10);
+  return (*end == '\0' && n >= 1 && n <= kMaxGpus) ? static_cast<uint32_t>(n) : 1;
+}
+
 KfdDevice& KfdDevice::instance() {
   static KfdDevice* device = [] {
-    auto* d = new KfdDevice();
+    auto* d = new KfdDevice(configured_gpu_count());
     // The device lives until exit; its scheduler thread must stop before statics go away.
     std::atexit([] { instance().impl_->engines.stop(); });
     return d;
@@ -65,33 +100,45 @@ KfdDevice& KfdDevice::instance() {
   return *device;
 }
 
-KfdDevice::KfdDevice() : impl_(new Impl()) {}
+KfdDevice::KfdDevice(uint32_t gpu_count) : impl_(new Impl(gpu_count)) {}
+
+KfdDevice::~KfdDevice() { delete impl_; }
+
+uint32_t KfdDevice::gpu_count() const { return impl_->topology.gpu_count(); }
 
 int KfdDevice::open_kfd() {
   DeviceState& d = *impl_;
-  if (!d.vram.ok() || !d.gtt.ok() || !d.mmio.ok()) return -ENOMEM;
+  if (!d.gtt.ok()) return -ENOMEM;
+  for (const auto& g : d.gpus)
+    if (!g->vram.ok() || !g->mmio.ok()) return -ENOMEM;
   auto p = std::make_unique<Process>();
-  auto doorbells = std::make_shared<HostArena>("rocref-doorbells", kDoorbellProcessSlice);
-  if (!doorbells->ok()) return -ENOMEM;
+  p->pdd.resize(d.gpus.size());
+  for (ProcessDevice& pd : p->pdd) {
+    pd.doorbells = std::make_shared<HostArena>("rocref-doorbells", kDoorbellProcessSlice);
+    if (!pd.doorbells->ok()) return -ENOMEM;
+  }
   d.start_engines();
   std::lock_guard<std::mutex> lock(d.mu);
   const int fd = kFirstFd + d.next_fd++;
   p->fd = fd;
   p->pasid = d.next_pasid++;
   p->vmid = d.allocate_vmid();
-  p->doorbells = std::move(doorbells);
   const uint32_t pasid = p->pasid;
   DeviceState* dev = &d;
   // KFD-FAULT-1: a GPU page fault in this VM stops the faulting queue and
-  // becomes a VM-fault interrupt for this process only.
-  p->vm = std::make_unique<gpu::vm::GpuVm>(p->vmid, [dev, pasid](const gpu::vm::VmFault& f) {
-    if (AqlHwQueue* q = AqlHwQueue::current()) q->mark_faulted();
-    IhEntry e;
-    e.kind = IhEntry::Kind::VmFault;
-    e.pasid = pasid;
-    e.fault = f;
-    dev->ih.push(e);
-  });
+  // becomes a VM-fault interrupt for this process only. One VM per GPU (KFD-TOPO-8).
+  for (uint32_t i = 0; i < p->pdd.size(); ++i) {
+    const uint32_t gpu_id = d.gpu_id(i);
+    p->pdd[i].vm = std::make_unique<gpu::vm::GpuVm>(p->vmid, [dev, pasid, gpu_id](const gpu::vm::VmFault& f) {
+      if (AqlHwQueue* q = AqlHwQueue::current()) q->mark_faulted();
+      IhEntry e;
+      e.kind = IhEntry::Kind::VmFault;
+      e.pasid = pasid;
+      e.gpu_id = gpu_id;
+      e.fault = f;
+      dev->ih.push(e);
+    });
+  }
   d.fds[fd] = FdEntry{FdEntry::Kind::Kfd, 0};
   d.processes[fd] = std::move(p);
   return fd;
@@ -99,7 +146,7 @@ int KfdDevice::open_kfd() {
 
 int KfdDevice::open_render(uint32_t minor) {
   DeviceState& d = *impl_;
-  if (minor != d.topology.gpu().drm_render_minor) return -ENOENT;
+  if (!d.topology.gpu_index_by_minor(minor)) return -ENOENT;
   std::lock_guard<std::mutex> lock(d.mu);
   const int fd = kFirstFd + d.next_fd++;
   d.fds[fd] = FdEntry{FdEntry::Kind::Render, minor};
@@ -165,21 +212,22 @@ void* KfdDevice::mmap(void* addr, size_t length, int prot, int flags, int fd, of
   uint64_t map_off = 0;
   if (it->second.kind == FdEntry::Kind::Kfd) {
     Process& p = *d.processes.at(fd);
-    const uint32_t gpu = mmap_get_gpu_id(off);
-    const bool gpu_ok = gpu == d.gpu_id();
+    const int gpu = d.gpu_index(mmap_get_gpu_id(off));
+    const bool gpu_ok = gpu >= 0;
     switch (off & kMmapTypeMask) {
       case kMmapTypeDoorbell:  // KFD-DB-1: the process's own doorbell page, 8 KiB exactly
         if (!gpu_ok) { err = -ENODEV; return nullptr; }
         if (length != kDoorbellProcessSlice) { err = -EINVAL; return nullptr; }
         if (addr == nullptr && !(flags & MAP_FIXED)) {  // KFD-DB-3: the driver's own view
-          void* page = p.doorbells->at(0);
+          const auto& doorbells = p.pdd[gpu].doorbells;
+          void* page = doorbells->at(0);
           auto [m, fresh] = d.cpu_mappings.try_emplace(reinterpret_cast<uintptr_t>(page));
-          if (fresh) m->second = CpuMapping{length, p.doorbells, 1};
+          if (fresh) m->second = CpuMapping{length, doorbells, 1};
           else ++m->second.refs;
           err = 0;
           return page;
         }
-        map_fd = p.doorbells->fd();
+        map_fd = p.pdd[gpu].doorbells->fd();
         break;
       case kMmapTypeEvents:
         if (length != kEventPageSize) { err = -EINVAL; return nullptr; }
@@ -194,7 +242,7 @@ void* KfdDevice::mmap(void* addr, size_t length, int prot, int flags, int fd, of
       case kMmapTypeMmio:
         if (!gpu_ok) { err = -ENODEV; return nullptr; }
         if (length != 4096) { err = -EINVAL; return nullptr; }
-        map_fd = d.mmio.fd();
+        map_fd = d.gpus[gpu]->mmio.fd();
         break;
       default:
         err = gpu_ok ? -EINVAL : -ENODEV;  // no reserved memory on this GPU
@@ -224,7 +272,7 @@ void* KfdDevice::mmap(void* addr, size_t length, int prot, int flags, int fd, of
       err = -EINVAL;
       return nullptr;
     }
-    const HostArena& pool = found->kind == BoKind::Vram ? d.vram : d.gtt;
+    const HostArena& pool = found->kind == BoKind::Vram ? d.gpus[found->gpu]->vram : d.gtt;
     map_fd = pool.fd();
     map_off = found->arena_offset + (off - found->mmap_offset);
   }
@@ -270,8 +318,18 @@ bool KfdDevice::owns_mapping(const void* addr) const {
 uint64_t KfdDevice::gpuvm_pte(uint64_t va) const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   for (const auto& [fd, p] : impl_->processes) {
-    if (p->closed || !p->vm) continue;
-    if (const uint64_t pte = p->vm->pte(va); pte & gpu::vm::kPteValid) return pte;
+    if (p->closed) continue;
+    for (const ProcessDevice& pd : p->pdd)
+      if (const uint64_t pte = pd.vm ? pd.vm->pte(va) : 0; pte & gpu::vm::kPteValid) return pte;
+  }
+  return 0;
+}
+
+uint64_t KfdDevice::gpuvm_pte(uint64_t va, uint32_t gpu) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  for (const auto& [fd, p] : impl_->processes) {
+    if (p->closed || gpu >= p->pdd.size() || !p->pdd[gpu].vm) continue;
+    if (const uint64_t pte = p->pdd[gpu].vm->pte(va); pte & gpu::vm::kPteValid) return pte;
   }
   return 0;
 }

@@ -21,8 +21,16 @@ namespace rocref::kfd {
 
 class KfdDevice {
  public:
-  // The modeled machine of this process (one CPU node and one gfx9 GPU node by default).
+  // The modeled machine of this process: one CPU node and configured_gpu_count() gfx9 GPU nodes.
   static KfdDevice& instance();
+  // ROCREF_GPUS (1 to 8; unset or invalid: 1), the machine's GPU count (KFD-TOPO-8).
+  static uint32_t configured_gpu_count();
+  // A machine of its own with gpu_count GPU nodes (tests); instance() is the process's.
+  explicit KfdDevice(uint32_t gpu_count);
+  ~KfdDevice();
+  KfdDevice(const KfdDevice&) = delete;
+  KfdDevice& operator=(const KfdDevice&) = delete;
+  uint32_t gpu_count() const;
 
   // /dev/kfd. Returns a descriptor (>= kFirstFd) or -errno.
   int open_kfd();
@@ -38,6 +46,8 @@ class KfdDevice {
   // The GPUVM page-table entry an open process holds for va (0 when none maps it): what a
   // debugger reads of the page tables (umr), for checks of the PTE bits (GPU-GRAIN-1's MTYPE).
   uint64_t gpuvm_pte(uint64_t va) const;
+  // The same in the VMs of GPU `gpu` (index, node gpu + 1) only: which GPUs a buffer is mapped into.
+  uint64_t gpuvm_pte(uint64_t va, uint32_t gpu) const;
 
   // Topology: file contents under /sys/devices/virtual/kfd/kfd/topology (and /sys/class/kfd), and
   // the modelled CPU's /proc/cpuinfo, /sys/devices/system/cpu and /sys/devices/system/node.
@@ -48,7 +58,6 @@ class KfdDevice {
   static constexpr int kFirstFd = 1 << 20;  // model descriptors never collide with real ones
 
  private:
-  KfdDevice();
   struct Impl;
   Impl* impl_;
 };

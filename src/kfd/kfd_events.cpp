@@ -29,10 +29,12 @@ Event* find_event(Process& p, uint32_t id) {
 
 int set_user_event_page(DeviceState& d, Process& p, uint64_t handle) {
   if (p.signal_slots) return -EINVAL;  // "Event page is already set"
-  if (handle_gpu_id(handle) != d.gpu_id()) return -EINVAL;
-  if (p.drm_fd < 0) return -ESRCH;
+  const int gpu = d.gpu_index(handle_gpu_id(handle));
+  if (gpu < 0) return -EINVAL;
+  if (p.pdd[gpu].drm_fd < 0) return -ESRCH;
   auto it = p.bos.find(handle_idr(handle));
-  if (it == p.bos.end() || it->second.kind != BoKind::Gtt) return -EINVAL;
+  if (it == p.bos.end() || it->second.kind != BoKind::Gtt || it->second.gpu != static_cast<uint32_t>(gpu))
+    return -EINVAL;
   p.signal_slots = reinterpret_cast<uint64_t*>(it->second.host);
   p.signal_slot_count = std::min<uint64_t>(it->second.size / 8, KFD_SIGNAL_EVENT_LIMIT);
   p.signal_page_from_user = true;

@@ -19,12 +19,14 @@ namespace {
 constexpr uint64_t kPage = 4096;
 constexpr uint64_t kGpuvmLimit = uint64_t{1} << 47;  // user VA: canonical lower half
 
-uint64_t pte_flags_for(const BufferObject& bo) {
+// `gpu`: the GPU whose VM gets the PTEs. Another GPU's VRAM is reached through its PCIe BAR,
+// so a peer mapping is a system (snooped bus) address to the mapping GPU (KFD-MEM-12).
+uint64_t pte_flags_for(const BufferObject& bo, uint32_t gpu) {
   using namespace gpu::vm;
   uint64_t f = kPteReadable;
   if (bo.flags & KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE) f |= kPteWriteable;
   if (bo.flags & KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE) f |= kPteExecutable;
-  if (bo.kind != BoKind::Vram) f |= kPteSystem;
+  if (bo.kind != BoKind::Vram || bo.gpu != gpu) f |= kPteSystem;
   // GPU-GRAIN-1: amdkfd's get_pte_flags for gfx900: COHERENT maps MTYPE_UC (not cached in the
   // L2: fine grain), anything else MTYPE_NC (cached: coarse grain).
   const bool coherent = (bo.flags & KFD_IOC_ALLOC_MEM_FLAGS_COHERENT) != 0;
@@ -35,9 +37,10 @@ uint64_t pte_flags_for(const BufferObject& bo) {
 }
 
 BufferObject* find_bo(DeviceState& d, Process& p, uint64_t handle) {
-  if (handle_gpu_id(handle) != d.gpu_id()) return nullptr;
+  const int gpu = d.gpu_index(handle_gpu_id(handle));
+  if (gpu < 0) return nullptr;
   auto it = p.bos.find(handle_idr(handle));
-  return it == p.bos.end() ? nullptr : &it->second;
+  return it == p.bos.end() || it->second.gpu != static_cast<uint32_t>(gpu) ? nullptr : &it->second;
 }
 
 }  // namespace
@@ -48,13 +51,15 @@ int kfd_ioctl_alloc_memory_of_gpu(IoctlCall& c) {
   DeviceState& d = c.dev;
   Process& p = c.p;
   if (args->size == 0) return -EINVAL;
-  if (args->gpu_id != d.gpu_id()) return -EINVAL;
-  if (p.drm_fd < 0) return -ENODEV;  // kfd_bind_process_to_device: no VM acquired
+  const int gpu = d.gpu_index(args->gpu_id);  // KFD-TOPO-8: kfd_device_by_id
+  if (gpu < 0) return -EINVAL;
+  if (p.pdd[gpu].drm_fd < 0) return -ENODEV;  // kfd_bind_process_to_device: no VM acquired
   if ((args->va_addr & (kPage - 1)) != 0) return -EINVAL;
   const uint64_t size = (args->size + kPage - 1) & ~(kPage - 1);
   if (size < args->size || args->va_addr >= kGpuvmLimit || size > kGpuvmLimit - args->va_addr) return -EINVAL;
 
   BufferObject bo;
+  bo.gpu = kfd_mutant_active(KfdMutant::AllocIgnoresGpuId) ? 0 : static_cast<uint32_t>(gpu);
   bo.flags = args->flags;
   bo.va = args->va_addr;
   bo.size = size;
@@ -80,16 +85,16 @@ int kfd_ioctl_alloc_memory_of_gpu(IoctlCall& c) {
   // KFD-MEM-11: charged before anything is made (amdgpu_amdkfd_reserve_mem_limit), given back if
   // making it fails.
   bo.charge = MemLimit::charge_for(size, f);
-  if (const int err = d.mem_limit.reserve(bo.charge)) return err;
+  if (const int err = d.reserve_locked(bo.gpu, bo.charge)) return err;
   const auto fail = [&](int err) {
-    d.mem_limit.unreserve(bo.charge);
+    d.unreserve_locked(bo.gpu, bo.charge);
     return err;
   };
 
   switch (bo.kind) {
     case BoKind::Vram:
     case BoKind::Gtt: {
-      HostArena& pool = bo.kind == BoKind::Vram ? d.vram : d.gtt;
+      HostArena& pool = bo.kind == BoKind::Vram ? d.gpus[bo.gpu]->vram : d.gtt;
       const auto off = pool.allocate(size);
       if (!off) return fail(-ENOMEM);
       bo.arena_offset = *off;
@@ -112,16 +117,16 @@ int kfd_ioctl_alloc_memory_of_gpu(IoctlCall& c) {
       break;
     }
     case BoKind::Doorbell:
-      bo.host = p.doorbells->at(0);
-      bo.mmap_offset = kMmapTypeDoorbell | mmap_gpu_id(d.gpu_id());
+      bo.host = p.pdd[gpu].doorbells->at(0);
+      bo.mmap_offset = kMmapTypeDoorbell | mmap_gpu_id(args->gpu_id);
       break;
     case BoKind::MmioRemap:
-      bo.host = d.mmio.at(0);
-      bo.mmap_offset = kMmapTypeMmio | mmap_gpu_id(d.gpu_id());
+      bo.host = d.gpus[gpu]->mmio.at(0);
+      bo.mmap_offset = kMmapTypeMmio | mmap_gpu_id(args->gpu_id);
       break;
   }
   bo.idr = p.next_idr++;
-  args->handle = make_handle(d.gpu_id(), bo.idr);
+  args->handle = make_handle(args->gpu_id, bo.idr);
   args->mmap_offset = bo.mmap_offset;
   p.bos.emplace(bo.idr, bo);
   return 0;
@@ -135,7 +140,7 @@ int kfd_ioctl_free_memory_of_gpu(IoctlCall& c) {
   BufferObject* bo = find_bo(d, p, args->handle);
   if (!bo) return -EINVAL;
   if (p.signal_page_from_user && p.signal_slots == reinterpret_cast<uint64_t*>(bo->host)) return -EPERM;
-  if (bo->mapped) return -EBUSY;  // amdgpu: "BO VA ... is still mapped"
+  if (bo->mapped()) return -EBUSY;  // amdgpu: "BO VA ... is still mapped"
   d.release_bo_memory_locked(*bo);
   // KFD-MEM-10: an engine may still hold a pointer into the pinned view that it translated
   // before the unmap; the running time slices end before the view goes away.
@@ -146,7 +151,8 @@ int kfd_ioctl_free_memory_of_gpu(IoctlCall& c) {
 
 namespace {
 
-// The shared shape of MAP and UNMAP: device-id array from n_success on, n_success advanced per device.
+// The shared shape of MAP and UNMAP: device-id array from n_success on, n_success advanced per
+// device; op gets the GPU index of each id (KFD-MEM-12: one buffer, several GPUs' VMs).
 template <typename Args, typename Op>
 int for_each_device(IoctlCall& c, Args* args, Op op) {
   DeviceState& d = c.dev;
@@ -158,9 +164,10 @@ int for_each_device(IoctlCall& c, Args* args, Op op) {
   BufferObject* bo = find_bo(d, p, args->handle);
   if (!bo) return -EINVAL;
   for (uint32_t i = args->n_success; i < args->n_devices; ++i) {
-    if (ids[i] != d.gpu_id()) return -EINVAL;
-    if (p.drm_fd < 0) return -ENODEV;
-    if (const int err = op(*bo)) return err;
+    const int gpu = d.gpu_index(ids[i]);
+    if (gpu < 0) return -EINVAL;  // kfd_process_device_data_by_id: no such device
+    if (p.pdd[gpu].drm_fd < 0) return -ENODEV;
+    if (const int err = op(*bo, static_cast<uint32_t>(gpu))) return err;
     args->n_success = i + 1;
   }
   return 0;
@@ -172,13 +179,18 @@ int for_each_device(IoctlCall& c, Args* args, Op op) {
 int kfd_ioctl_map_memory_to_gpu(IoctlCall& c) {
   auto* args = static_cast<kfd_ioctl_map_memory_to_gpu_args*>(c.args);
   Process& p = c.p;
-  return for_each_device(c, args, [&p](BufferObject& bo) {
-    if (bo.mapped) return 0;  // already in this VM: nothing to do
+  return for_each_device(c, args, [&p](BufferObject& bo, uint32_t gpu) {
+    const uint32_t bit = 1u << gpu;
+    if (bo.mapped_on & bit) return 0;  // already in this VM: nothing to do
+    // Planted bug: a peer's map request reports success but leaves that GPU's VM untouched.
+    if (gpu != bo.gpu && kfd_mutant_active(KfdMutant::PeerMapSkipped)) return 0;
+    gpu::vm::GpuVm& vm = *p.pdd[gpu].vm;
     const uint64_t host = reinterpret_cast<uintptr_t>(bo.host);
-    const int err = bo.pin ? p.vm->map_userptr(bo.va, host, bo.size, pte_flags_for(bo), bo.pin->user(), &user_range_present)
-                           : p.vm->map(bo.va, host, bo.size, pte_flags_for(bo));
+    const uint64_t flags = pte_flags_for(bo, gpu);
+    const int err = bo.pin ? vm.map_userptr(bo.va, host, bo.size, flags, bo.pin->user(), &user_range_present)
+                           : vm.map(bo.va, host, bo.size, flags);
     if (err) return err;  // overlapping VA or out of range: -EINVAL, nothing mapped
-    bo.mapped = true;
+    bo.mapped_on |= bit;
     return 0;
   });
 }
@@ -187,20 +199,23 @@ int kfd_ioctl_map_memory_to_gpu(IoctlCall& c) {
 int kfd_ioctl_unmap_memory_from_gpu(IoctlCall& c) {
   auto* args = static_cast<kfd_ioctl_unmap_memory_from_gpu_args*>(c.args);
   Process& p = c.p;
-  return for_each_device(c, args, [&p](BufferObject& bo) {
-    if (!bo.mapped) return -EINVAL;
-    const int err = p.vm->unmap(bo.va, bo.size);
+  return for_each_device(c, args, [&p](BufferObject& bo, uint32_t gpu) {
+    const uint32_t bit = 1u << gpu;
+    if (!(bo.mapped_on & bit)) return -EINVAL;
+    gpu::vm::GpuVm& vm = *p.pdd[gpu].vm;
+    const int err = vm.unmap(bo.va, bo.size);
     if (err) return err;
-    p.vm->invalidate_tlb_range(bo.va, bo.size);
-    bo.mapped = false;
+    vm.invalidate_tlb_range(bo.va, bo.size);
+    bo.mapped_on &= ~bit;
     return 0;
   });
 }
 
 int kfd_ioctl_get_available_memory(IoctlCall& c) {
   auto* args = static_cast<kfd_ioctl_get_available_memory_args*>(c.args);
-  if (args->gpu_id != c.dev.gpu_id()) return -EINVAL;
-  args->available = c.dev.mem_limit.available_vram();  // KFD-MEM-9, KFD-MEM-11
+  const int gpu = c.dev.gpu_index(args->gpu_id);
+  if (gpu < 0) return -EINVAL;
+  args->available = c.dev.gpus[gpu]->vram_limit.available_vram();  // KFD-MEM-9, KFD-MEM-11
   return 0;
 }
 

@@ -15,7 +15,7 @@ namespace {
 
 // kfd_init_apertures_v9: LDS and scratch in the non-canonical hole, GPUVM up to 2^47 - 1,
 // which makes the thunk use mmap-based apertures (GPU VA = CPU VA).
-kfd_process_device_apertures apertures(const DeviceState& d) {
+kfd_process_device_apertures apertures(const DeviceState& d, uint32_t gpu) {
   kfd_process_device_apertures a{};
   a.lds_base = uint64_t{1} << 48;
   a.lds_limit = a.lds_base + 0xffffffffu;
@@ -23,7 +23,7 @@ kfd_process_device_apertures apertures(const DeviceState& d) {
   a.scratch_limit = a.scratch_base + 0xffffffffu;
   a.gpuvm_base = 0x4000;  // SVM_USER_BASE: the CWSR TBA/TMA pages and a guard below it
   a.gpuvm_limit = (uint64_t{1} << 47) - 1;
-  a.gpu_id = d.gpu_id();
+  a.gpu_id = d.gpu_id(gpu);
   return a;
 }
 
@@ -39,37 +39,43 @@ int kfd_ioctl_get_version(IoctlCall& c) {
 
 int kfd_ioctl_get_process_apertures(IoctlCall& c) {
   auto* args = static_cast<kfd_ioctl_get_process_apertures_args*>(c.args);
-  args->process_apertures[0] = apertures(c.dev);
-  args->num_of_nodes = 1;
+  const uint32_t n = std::min<uint32_t>(c.dev.topology.gpu_count(), NUM_OF_SUPPORTED_GPUS);
+  for (uint32_t i = 0; i < n; ++i) args->process_apertures[i] = apertures(c.dev, i);
+  args->num_of_nodes = n;
   return 0;
 }
 
 int kfd_ioctl_get_process_apertures_new(IoctlCall& c) {
   auto* args = static_cast<kfd_ioctl_get_process_apertures_new_args*>(c.args);
-  constexpr uint32_t kNodes = 1;  // GPU nodes this process has
+  const uint32_t nodes = c.dev.topology.gpu_count();  // one kfd_process_device per GPU
   if (args->num_of_nodes == 0) {  // a query of the count
-    args->num_of_nodes = kNodes;
+    args->num_of_nodes = nodes;
     return 0;
   }
-  const uint32_t n = std::min(args->num_of_nodes, kNodes);
-  std::vector<kfd_process_device_apertures> pa(n, apertures(c.dev));
+  const uint32_t n = std::min(args->num_of_nodes, nodes);
+  std::vector<kfd_process_device_apertures> pa;
+  for (uint32_t i = 0; i < n; ++i) pa.push_back(apertures(c.dev, i));
   args->num_of_nodes = n;
   return copy_to_user(args->kfd_process_device_apertures_ptr, pa.data(), n * sizeof(pa[0])) ? -EFAULT : 0;
 }
 
-// KFD-PROC-2: the process's GPU VM comes from the render node it opened; one node, one process.
+// KFD-PROC-2: the process's VM on a GPU comes from a render node of that GPU it opened; one node,
+// one process (KFD-TOPO-8: a render node of another GPU is refused).
 int kfd_ioctl_acquire_vm(IoctlCall& c) {
   auto* args = static_cast<kfd_ioctl_acquire_vm_args*>(c.args);
   DeviceState& d = c.dev;
   Process& p = c.p;
-  if (args->gpu_id != d.gpu_id()) return -EINVAL;
+  const int gpu = d.gpu_index(args->gpu_id);
+  if (gpu < 0) return -EINVAL;
   const int fd = static_cast<int>(args->drm_fd);
   auto it = d.fds.find(fd);
   if (it == d.fds.end() || it->second.kind != FdEntry::Kind::Render) return -EINVAL;
-  if (p.drm_fd >= 0) return p.drm_fd == fd ? 0 : -EBUSY;
+  if (it->second.minor != d.topology.gpu(gpu).drm_render_minor) return -EINVAL;
+  ProcessDevice& pd = p.pdd[gpu];
+  if (pd.drm_fd >= 0) return pd.drm_fd == fd ? 0 : -EBUSY;
   if (it->second.bound_kfd >= 0 && it->second.bound_kfd != p.fd) return -EINVAL;  // VM in use
   it->second.bound_kfd = p.fd;
-  p.drm_fd = fd;
+  pd.drm_fd = fd;
   return 0;
 }
 
@@ -77,8 +83,9 @@ int kfd_ioctl_set_memory_policy(IoctlCall& c) {
   auto* args = static_cast<kfd_ioctl_set_memory_policy_args*>(c.args);
   auto valid = [](uint32_t v) { return v == KFD_IOC_CACHE_POLICY_COHERENT || v == KFD_IOC_CACHE_POLICY_NONCOHERENT; };
   if (!valid(args->default_policy) || !valid(args->alternate_policy)) return -EINVAL;
-  if (args->gpu_id != c.dev.gpu_id()) return -EINVAL;
-  if (c.p.drm_fd < 0) return -ESRCH;
+  const int gpu = c.dev.gpu_index(args->gpu_id);
+  if (gpu < 0) return -EINVAL;
+  if (c.p.pdd[gpu].drm_fd < 0) return -ESRCH;
   c.p.default_policy = args->default_policy;
   c.p.alternate_policy = args->alternate_policy;
   return 0;
@@ -89,7 +96,7 @@ int kfd_ioctl_get_clock_counters(IoctlCall& c) {
   auto* args = static_cast<kfd_ioctl_get_clock_counters_args*>(c.args);
   // common/model_clock.h: the counters the command processor stamps with.
   const uint64_t cpu = cpu_clock_counter();
-  args->gpu_clock_counter = args->gpu_id == c.dev.gpu_id() ? gpu_ticks_from_cpu_counter(cpu) : 0;
+  args->gpu_clock_counter = c.dev.gpu_index(args->gpu_id) >= 0 ? gpu_ticks_from_cpu_counter(cpu) : 0;
   args->cpu_clock_counter = cpu;
   args->system_clock_counter = model_clock_ns();
   args->system_clock_freq = kModelClockHz;
@@ -98,16 +105,18 @@ int kfd_ioctl_get_clock_counters(IoctlCall& c) {
 
 int kfd_ioctl_set_scratch_backing_va(IoctlCall& c) {
   auto* args = static_cast<kfd_ioctl_set_scratch_backing_va_args*>(c.args);
-  if (args->gpu_id != c.dev.gpu_id()) return -EINVAL;
-  if (c.p.drm_fd < 0) return -ENODEV;
+  const int gpu = c.dev.gpu_index(args->gpu_id);
+  if (gpu < 0) return -EINVAL;
+  if (c.p.pdd[gpu].drm_fd < 0) return -ENODEV;
   c.p.scratch_backing_va = args->va_addr;
   return 0;
 }
 
 int kfd_ioctl_set_trap_handler(IoctlCall& c) {
   auto* args = static_cast<kfd_ioctl_set_trap_handler_args*>(c.args);
-  if (args->gpu_id != c.dev.gpu_id()) return -EINVAL;
-  if (c.p.drm_fd < 0) return -ESRCH;
+  const int gpu = c.dev.gpu_index(args->gpu_id);
+  if (gpu < 0) return -EINVAL;
+  if (c.p.pdd[gpu].drm_fd < 0) return -ESRCH;
   c.p.tba_addr = args->tba_addr;
   c.p.tma_addr = args->tma_addr;
   return 0;
@@ -128,7 +137,7 @@ int kfd_ioctl_set_xnack_mode(IoctlCall& c) {
 
 int kfd_ioctl_get_tile_config(IoctlCall& c) {
   auto* args = static_cast<kfd_ioctl_get_tile_config_args*>(c.args);
-  if (args->gpu_id != c.dev.gpu_id()) return -EINVAL;
+  if (c.dev.gpu_index(args->gpu_id) < 0) return -EINVAL;
   // gfx9: GB_ADDR_CONFIG of Vega 10; the tile-mode arrays exist but are all zero.
   constexpr uint32_t kTileConfigs = 32, kMacroTileConfigs = 16;
   args->gb_addr_config = 0x2a114042;
@@ -155,12 +164,12 @@ int kfd_ioctl_dbg_deprecated(IoctlCall&) { return -EPERM; }
 int kfd_ioctl_get_dmabuf_info(IoctlCall&) { return -EINVAL; }  // no dma-buf exporter in the model
 int kfd_ioctl_import_dmabuf(IoctlCall& c) {
   auto* args = static_cast<kfd_ioctl_import_dmabuf_args*>(c.args);
-  if (args->gpu_id != c.dev.gpu_id()) return -EINVAL;
+  if (c.dev.gpu_index(args->gpu_id) < 0) return -EINVAL;
   return -EBADF;  // dma_buf_get: the descriptor is not a dma-buf
 }
 int kfd_ioctl_smi_events(IoctlCall& c) {
   auto* args = static_cast<kfd_ioctl_smi_events_args*>(c.args);
-  if (args->gpuid != c.dev.gpu_id()) return -EINVAL;
+  if (c.dev.gpu_index(args->gpuid) < 0) return -EINVAL;
   return -EINVAL;  // SMI event file descriptors are not modeled
 }
 int kfd_ioctl_criu_op(IoctlCall&) { return -EACCES; }  // needs CAP_CHECKPOINT_RESTORE

@@ -13,6 +13,9 @@ enum class KfdMutant : unsigned {
   MemLimitUnchecked,        // KFD-MEM-11: an allocation past the memory limits is accepted
   FreeKeepsMemCharge,       // KFD-MEM-11: a freed buffer's charge is never given back
   CoherentMappedNc,         // GPU-GRAIN-1: the COHERENT flag ignored: every buffer mapped MTYPE_NC (coarse)
+  PeerLinkOneWay,           // KFD-TOPO-8: a GPU lists p2p links only to GPUs of higher nodes
+  AllocIgnoresGpuId,        // KFD-TOPO-8: ALLOC_MEMORY_OF_GPU takes VRAM from GPU 0 whatever gpu_id names
+  PeerMapSkipped,           // KFD-MEM-12: MAP_MEMORY_TO_GPU to a peer GPU succeeds without mapping its VM
   kCount
 };
 

@@ -11,27 +11,30 @@ void DeviceState::release_process_locked(Process& p) {
   while (!p.queues.empty()) destroy_queue_locked(p, p.queues.begin()->first);
   while (!p.events.empty()) destroy_event_locked(p, p.events.begin()->first);
   for (auto& [idr, bo] : p.bos) {
-    if (bo.mapped) p.vm->unmap(bo.va, bo.size);
+    for (uint32_t g = 0; g < p.pdd.size(); ++g)
+      if (bo.mapped_on & (1u << g)) p.pdd[g].vm->unmap(bo.va, bo.size);
     release_bo_memory_locked(bo);
   }
   quiesce_engines();  // KFD-MEM-10: pinned USERPTR views outlive every slice that used them
   p.bos.clear();
   svm_release_locked(p);
-  p.vm->invalidate_tlb();
+  for (ProcessDevice& pd : p.pdd) pd.vm->invalidate_tlb();
   p.signal_slots = nullptr;
   p.signal_slot_count = 0;
   p.own_event_page.reset();
 }
 
 void DeviceState::release_bo_memory_locked(const BufferObject& bo) {
-  if (bo.kind == BoKind::Vram) vram.release(bo.arena_offset, bo.size);
+  if (bo.kind == BoKind::Vram) gpus[bo.gpu]->vram.release(bo.arena_offset, bo.size);
   if (bo.kind == BoKind::Gtt) gtt.release(bo.arena_offset, bo.size);
-  mem_limit.unreserve(bo.charge);  // KFD-MEM-11: amdgpu_amdkfd_release_notify
+  unreserve_locked(bo.gpu, bo.charge);  // KFD-MEM-11: amdgpu_amdkfd_release_notify
 }
 
 void DeviceState::quiesce_engines() {
-  hws.quiesce();
-  sdma_hws.quiesce();
+  for (auto& g : gpus) {
+    g->hws.quiesce();
+    g->sdma_hws.quiesce();
+  }
 }
 
 void DeviceState::drain_interrupts() {
@@ -70,7 +73,7 @@ void DeviceState::drain_interrupts_locked() {
         ev->memory.failure.ReadOnly = e.fault.read_only ? 1 : 0;
         ev->memory.failure.NoExecute = e.fault.no_execute ? 1 : 0;
         ev->memory.va = e.fault.va;
-        ev->memory.gpu_id = gpu_id();
+        ev->memory.gpu_id = e.gpu_id;
         ev->memory.ErrorType = KFD_MEM_ERR_NO_RAS;
         signal_event_locked(*p, *ev);
       }

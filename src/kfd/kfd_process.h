@@ -1,6 +1,6 @@
 // kfd/kfd_process.h - what one open of /dev/kfd owns: VM, buffers, queues, events, doorbells.
 //
-// Mirrors amdkfd's kfd_process / kfd_process_device for the one modeled GPU.
+// Mirrors amdkfd's kfd_process and, per GPU of the machine, kfd_process_device.
 // Every field is guarded by the device lock (DeviceState::mu) except the
 // hardware-queue objects, which the scheduler also reads under its own lock.
 #pragma once
@@ -37,7 +37,9 @@ struct BufferObject {
   uint64_t arena_offset = 0; // VRAM / GTT
   uint8_t* host = nullptr;   // the host pages backing the buffer (what PTEs point at)
   uint64_t mmap_offset = 0;  // render-node offset (VRAM, GTT) or /dev/kfd offset (doorbell, MMIO)
-  bool mapped = false;       // mapped to the (one) GPU
+  uint32_t gpu = 0;          // index of the GPU the buffer was allocated on (its handle's gpu_id)
+  uint32_t mapped_on = 0;    // bit i: mapped into GPU i's VM of this process (peer access when i != gpu)
+  bool mapped() const noexcept { return mapped_on != 0; }
   MemCharge charge;          // KFD-MEM-11: what the allocation reserved, given back at free
   std::shared_ptr<UserptrPin> pin;  // USERPTR: the pinned pages (host points into its view)
 };
@@ -46,6 +48,7 @@ struct UserQueue {
   uint32_t id = 0;
   uint32_t type = 0;  // KFD_IOC_QUEUE_TYPE_*
   uint32_t doorbell_index = 0;
+  uint32_t gpu = 0;  // index of the GPU the queue runs on
   kfd_ioctl_create_queue_args props{};
   const MqdManager* manager = nullptr;  // the type's init_mqd / update_mqd and hardware queue
   Mqd mqd;
@@ -70,16 +73,22 @@ struct EventWaiter {
   bool activated = false;
 };
 
+// kfd_process_device: the process on one GPU: that device's VM (bound by ACQUIRE_VM to a
+// render node of the device) and its doorbell page.
+struct ProcessDevice {
+  std::unique_ptr<gpu::vm::GpuVm> vm;
+  int drm_fd = -1;  // render node bound by ACQUIRE_VM
+  std::shared_ptr<HostArena> doorbells;  // 8 KiB, 1024 x 64-bit; user mappings keep it alive
+  std::bitset<kDoorbellsPerProcess> doorbell_used;
+};
+
 struct Process {
   int fd = -1;
   bool closed = false;   // descriptor closed while an ioctl was still running
   int in_flight = 0;     // ioctls running on this process (deletion waits for 0)
   uint32_t pasid = 0;
   uint32_t vmid = 0;
-  std::unique_ptr<gpu::vm::GpuVm> vm;
-  int drm_fd = -1;  // render node bound by ACQUIRE_VM
-  std::shared_ptr<HostArena> doorbells;  // 8 KiB, 1024 x 64-bit; user mappings keep it alive
-  std::bitset<kDoorbellsPerProcess> doorbell_used;
+  std::vector<ProcessDevice> pdd;  // by GPU index
   std::map<uint32_t, BufferObject> bos;  // idr -> buffer
   uint32_t next_idr = 1;
   std::map<uint32_t, UserQueue> queues;

@@ -40,7 +40,7 @@ void DeviceState::destroy_queue_locked(Process& p, uint32_t id) {
   auto it = p.queues.find(id);
   if (it == p.queues.end()) return;
   if (it->second.hw) it->second.scheduler->remove(it->second.hw.get());  // never stepped again after this returns
-  p.doorbell_used.reset(it->second.doorbell_index);
+  p.pdd[it->second.gpu].doorbell_used.reset(it->second.doorbell_index);
   p.queues.erase(it);
 }
 
@@ -67,27 +67,31 @@ int kfd_ioctl_create_queue(IoctlCall& c) {
   const uint32_t type = args->queue_type;
   const MqdManager* manager = mqd_manager(type);
   if (!manager) return -kENOTSUPP;
-  if (args->gpu_id != d.gpu_id()) return -EINVAL;
-  if (p.drm_fd < 0) return -ESRCH;  // kfd_bind_process_to_device failed
+  const int gpu = d.gpu_index(args->gpu_id);  // KFD-TOPO-8: the queue runs on this GPU
+  if (gpu < 0) return -EINVAL;
+  ProcessDevice& pd = p.pdd[gpu];
+  GpuState& g = *d.gpus[gpu];
+  if (pd.drm_fd < 0) return -ESRCH;  // kfd_bind_process_to_device failed
   if (p.queues.size() >= kMaxQueuesPerProcess) return -ENOMEM;
   uint32_t qid = 0;
   while (p.queues.count(qid)) ++qid;
   uint32_t db = 0;
-  while (db < kDoorbellsPerProcess && p.doorbell_used.test(db)) ++db;
+  while (db < kDoorbellsPerProcess && pd.doorbell_used.test(db)) ++db;
   if (db >= kDoorbellsPerProcess) return -ENOMEM;
 
   UserQueue q;
   q.id = qid;
   q.type = type;
   q.doorbell_index = db;
+  q.gpu = static_cast<uint32_t>(gpu);
   q.props = *args;
   q.manager = manager;
   manager->init(q.mqd, *args, db, p.vmid);
-  const QueueContext ctx{p.pasid, p.vm.get(), &d.ih,
-                         reinterpret_cast<const uint64_t*>(p.doorbells->at(uint64_t{db} * sizeof(uint64_t)))};
+  const QueueContext ctx{p.pasid, pd.vm.get(), &d.ih,
+                         reinterpret_cast<const uint64_t*>(pd.doorbells->at(uint64_t{db} * sizeof(uint64_t)))};
   q.hw = manager->make(ctx, q.mqd);
-  q.scheduler = manager->sdma ? &d.sdma_hws : &d.hws;
-  p.doorbell_used.set(db);
+  q.scheduler = manager->sdma ? &g.sdma_hws : &g.hws;
+  pd.doorbell_used.set(db);
   BoundHwQueue* hw = q.hw.get();
   HwScheduler* scheduler = q.scheduler;
   p.queues.emplace(qid, std::move(q));
@@ -95,7 +99,7 @@ int kfd_ioctl_create_queue(IoctlCall& c) {
   d.engines.channel().notify();
   args->queue_id = qid;
   // SOC15: the offset carries the doorbell's byte offset inside the process's 8 KiB page.
-  args->doorbell_offset = kMmapTypeDoorbell | mmap_gpu_id(d.gpu_id()) | (uint64_t{db} * sizeof(uint64_t));
+  args->doorbell_offset = kMmapTypeDoorbell | mmap_gpu_id(args->gpu_id) | (uint64_t{db} * sizeof(uint64_t));
   return 0;
 }
 

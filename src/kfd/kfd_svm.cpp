@@ -55,7 +55,7 @@ int check_attrs(const DeviceState& d, const kfd_ioctl_svm_attribute* attrs, uint
       default:
         return -EINVAL;  // "unknown attr type"
     }
-    if (needs_gpu && v != d.gpu_id()) return -EINVAL;  // "no GPU 0x%x found"
+    if (needs_gpu && d.gpu_index(v) < 0) return -EINVAL;  // "no GPU 0x%x found"
   }
   return 0;
 }
@@ -65,8 +65,10 @@ int check_attrs(const DeviceState& d, const kfd_ioctl_svm_attribute* attrs, uint
 // buffers, doorbells and MMIO (VM_IO | VM_PFNMAP there).
 bool overlaps_device_memory(const DeviceState& d, uint64_t start, uint64_t size) {
   const auto overlaps = [&](uint64_t base, uint64_t length) { return base < start + size && start < base + length; };
-  for (const HostArena* a : {&d.vram, &d.gtt, &d.mmio})
-    if (a->ok() && overlaps(reinterpret_cast<uintptr_t>(a->at(0)), a->size())) return true;
+  const auto pool = [&](const HostArena& a) { return a.ok() && overlaps(reinterpret_cast<uintptr_t>(a.at(0)), a.size()); };
+  if (pool(d.gtt)) return true;
+  for (const auto& gpu : d.gpus)
+    if (pool(gpu->vram) || pool(gpu->mmio)) return true;
   for (const auto& [base, m] : d.cpu_mappings)
     if (overlaps(base, m.length)) return true;
   return false;
@@ -80,7 +82,7 @@ int check_range(const DeviceState& d, const Process& p, uint64_t start, uint64_t
   if (start >= kUserVaLimit || size > kUserVaLimit - start) return -EFAULT;
   if (!user_range_has_vmas(start, size) || overlaps_device_memory(d, start, size)) return -EFAULT;
   for (const auto& [idr, bo] : p.bos)
-    if (bo.mapped && bo.va < start + size && start < bo.va + bo.size) return -EADDRINUSE;
+    if (bo.mapped() && bo.va < start + size && start < bo.va + bo.size) return -EADDRINUSE;
   if (needs_pages && !user_range_mapped(start, size)) return -EFAULT;
   return 0;
 }
@@ -144,16 +146,20 @@ uint64_t pte_flags(const SvmRange& r) {
   return f;
 }
 
-// KFD-SVM-5: (re)writes the PTEs of one range after its attributes changed.
+// KFD-SVM-5: (re)writes the PTEs of one range after its attributes changed. The model keeps
+// one access state per range, not per GPU: an accessible range is mapped into every GPU's VM.
 void update_mapping(Process& p, uint64_t first, SvmRange& r) {
   const uint64_t va = first << kPageShift;
   const uint64_t size = (r.last - first + 1) << kPageShift;
-  if (r.mapped) {
-    p.vm->unmap(va, size);
-    r.mapped = false;
+  if (r.mapped)
+    for (ProcessDevice& pd : p.pdd) pd.vm->unmap(va, size);
+  r.mapped = false;
+  if (r.access || r.access_in_place) {
+    // check_range refused ranges over mapped buffers, so the range maps alike in every VM.
+    r.mapped = true;
+    for (ProcessDevice& pd : p.pdd) r.mapped &= pd.vm->map(va, va, size, pte_flags(r)) == 0;
   }
-  if (r.access || r.access_in_place) r.mapped = p.vm->map(va, va, size, pte_flags(r)) == 0;
-  p.vm->invalidate_tlb_range(va, size);
+  for (ProcessDevice& pd : p.pdd) pd.vm->invalidate_tlb_range(va, size);
 }
 
 // Merges neighbours with equal attributes around [first, last] so repeated calls keep the table small.
@@ -268,7 +274,7 @@ int get_attr(DeviceState& d, Process& p, uint64_t start, uint64_t size, kfd_ioct
       case KFD_IOCTL_SVM_ATTR_PREFERRED_LOC: attrs[i].value = location; break;
       case KFD_IOCTL_SVM_ATTR_PREFETCH_LOC: attrs[i].value = prefetch; break;
       case KFD_IOCTL_SVM_ATTR_ACCESS:
-        if (attrs[i].value != d.gpu_id()) return -EINVAL;  // "invalid gpuid"
+        if (d.gpu_index(attrs[i].value) < 0) return -EINVAL;  // "invalid gpuid"
         attrs[i].type = access     ? KFD_IOCTL_SVM_ATTR_ACCESS
                         : in_place ? KFD_IOCTL_SVM_ATTR_ACCESS_IN_PLACE
                                    : KFD_IOCTL_SVM_ATTR_NO_ACCESS;
@@ -304,7 +310,8 @@ int kfd_ioctl_svm(IoctlCall& c) {
 
 void svm_release_locked(Process& p) {
   for (auto& [first, r] : p.svm.ranges)
-    if (r.mapped) p.vm->unmap(first << kPageShift, (r.last - first + 1) << kPageShift);
+    if (r.mapped)
+      for (ProcessDevice& pd : p.pdd) pd.vm->unmap(first << kPageShift, (r.last - first + 1) << kPageShift);
   p.svm.ranges.clear();
 }
 

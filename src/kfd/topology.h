@@ -1,6 +1,6 @@
 // kfd/topology.h - the modeled machine and the sysfs topology tree generated from it.
 //
-// One description (a CPU node and a gfx900-class GPU node) produces every file
+// One description (a CPU node and N gfx900-class GPU nodes, N = 1 unless configured) produces every file
 // under /sys/devices/virtual/kfd/kfd/topology that libhsakmt reads (FACTS.md),
 // with counts that agree with the directories (KFD-TOPO-2: ROCR asserts on
 // inconsistencies). Values are decimal integers, one "name value" a line.
@@ -48,20 +48,40 @@ struct GpuDescription {
   bool pcie_atomics = true;
 };
 
+// The description of GPU `index` of a machine of several identical GPUs: each on its own PCI bus
+// (03:00.0, 04:00.0, ...), so with its own location_id, gpu_id (amdkfd's kfd_generate_gpu_id
+// hashes the location among other properties), render minor (128, 129, ...) and SIMD id base.
+// Index 0 is GpuDescription{} itself (KFD-TOPO-8).
+GpuDescription gpu_description(uint32_t index);
+// GPU descriptions 0..count-1 (count clamped to 1..kMaxGpus).
+std::vector<GpuDescription> machine_gpus(uint32_t count);
+inline constexpr uint32_t kMaxGpus = 8;
+
 // io_link "flags" bits (kfd_crat.h CRAT_IOLINK_FLAGS_*; hsakmttypes.h HSA_LINKPROPERTY).
 inline constexpr uint32_t kIoLinkEnabled = 1u << 0;
 inline constexpr uint32_t kIoLinkNonCoherent = 1u << 1;
 inline constexpr uint32_t kIoLinkNoAtomics32 = 1u << 2;
 inline constexpr uint32_t kIoLinkNoAtomics64 = 1u << 3;
+inline constexpr uint32_t kIoLinkTypePcie = 2;  // HSA_IOLINKTYPE_PCIEXPRESS
+// Weights (kfd_crat.h KFD_CRAT_*_WEIGHT role): a GPU's PCIe link to the CPU, and a peer link
+// through the CPU root complex, which amdkfd's kfd_create_indirect_link_prop sums (KFD-TOPO-8).
+inline constexpr uint32_t kPcieLinkWeight = 20;
+inline constexpr uint32_t kPeerLinkWeight = 2 * kPcieLinkWeight;
 
 class Topology {
  public:
   explicit Topology(GpuDescription gpu, CpuDescription cpu = {});
+  // Node 0 the CPU, node 1 + i GPU i (KFD-TOPO-8). gpus must not be empty.
+  explicit Topology(std::vector<GpuDescription> gpus, CpuDescription cpu = {});
 
-  const GpuDescription& gpu() const noexcept { return gpu_; }
+  const GpuDescription& gpu(uint32_t index = 0) const noexcept { return gpus_[index]; }
+  uint32_t gpu_count() const noexcept { return static_cast<uint32_t>(gpus_.size()); }
   const CpuDescription& cpu() const noexcept { return cpu_; }
-  uint32_t gpu_node() const noexcept { return 1; }
-  uint32_t hw_queue_slots() const noexcept { return gpu_.hw_pipes * gpu_.hw_slots_per_pipe; }
+  uint32_t gpu_node(uint32_t index = 0) const noexcept { return 1 + index; }
+  // The index of the GPU with this gpu_id (or render minor); nullopt when no GPU has it.
+  std::optional<uint32_t> gpu_index(uint32_t gpu_id) const noexcept;
+  std::optional<uint32_t> gpu_index_by_minor(uint32_t minor) const noexcept;
+  uint32_t hw_queue_slots() const noexcept { return gpus_[0].hw_pipes * gpus_[0].hw_slots_per_pipe; }
 
   // Paths may start with /sys/devices/virtual/kfd/kfd/topology or /sys/class/kfd/kfd/topology,
   // or name the CPU's kernel files: /proc/cpuinfo, /sys/devices/system/cpu, /sys/devices/system/node.
@@ -74,7 +94,9 @@ class Topology {
   // The tree holding `path` and the path inside it; nullptr if the model has no such file.
   std::pair<const SysfsTree*, std::string> locate(std::string_view path) const;
 
-  GpuDescription gpu_;
+  void add_gpu_node(uint32_t index);
+
+  std::vector<GpuDescription> gpus_;
   CpuDescription cpu_;
   SysfsTree kfd_;     // relative to the topology root
   SysfsTree kernel_;  // relative to "/": the CPU's files outside the KFD

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <iterator>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -108,6 +109,21 @@ TEST_F(ForeignRocminfo, PRE_RUN_1_GpuPoolSizeIsTheModelsVram) {
   const std::string section = run_.out.substr(gpu);
   EXPECT_TRUE(std::regex_search(section, std::regex("Size:\\s+" + std::to_string(kb) + "\\(0x[0-9a-f]+\\) KB")))
       << "want " << kb << " KB\n" << section;
+}
+
+// KFD-TOPO-8: as many GPU agents as the model has GPU nodes (ROCREF_GPUS reaches the interposer
+// through the environment of `rocref exec`, and this process's model reads the same variable),
+// each on its own node, and each GPU agent's pool the size of its bank.
+TEST_F(ForeignRocminfo, PRE_RUN_1_ListsOneGpuAgentPerModeledGpuNode) {
+  const auto nodes = rocref::kfd::KfdDevice::instance().list_sysfs(kTopology);
+  ASSERT_TRUE(nodes.has_value());
+  size_t gpu_nodes = 0;
+  for (const auto& n : *nodes)
+    gpu_nodes += property(std::string(kTopology) + "/" + n + "/properties", "simd_count") != 0;
+  const std::regex gpu_agent("Device Type:\\s+GPU");
+  const auto agents = std::distance(std::sregex_iterator(run_.out.begin(), run_.out.end(), gpu_agent), std::sregex_iterator());
+  EXPECT_EQ(static_cast<size_t>(agents), gpu_nodes) << run_.out;
+  EXPECT_EQ(gpu_nodes, rocref::kfd::KfdDevice::configured_gpu_count());
 }
 
 }  // namespace

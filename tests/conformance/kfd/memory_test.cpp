@@ -12,8 +12,12 @@ constexpr uint32_t kGtt = KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_
 TEST_F(KfdTest, KFD_MEM_8_AperturesAreMmapBased) {
   kfd_ioctl_get_process_apertures_new_args q{};
   ASSERT_EQ(io(AMDKFD_IOC_GET_PROCESS_APERTURES_NEW, &q), 0);
-  ASSERT_EQ(q.num_of_nodes, 1u);
+  uint32_t gpu_nodes = 0;  // one kfd_process_device per GPU node (KFD-TOPO-8)
+  for (int n = 0; kfdport::read_sysfs(std::string(kTopology) + "/nodes/" + std::to_string(n) + "/gpu_id"); ++n)
+    gpu_nodes += std::stoul(*kfdport::read_sysfs(std::string(kTopology) + "/nodes/" + std::to_string(n) + "/gpu_id")) != 0;
+  ASSERT_EQ(q.num_of_nodes, gpu_nodes);
   kfd_process_device_apertures ap{};
+  q.num_of_nodes = 1;  // the first GPU's only
   q.kfd_process_device_apertures_ptr = reinterpret_cast<uintptr_t>(&ap);
   ASSERT_EQ(io(AMDKFD_IOC_GET_PROCESS_APERTURES_NEW, &q), 0);
   EXPECT_EQ(ap.gpu_id, proc.gpu_id);
@@ -23,7 +27,7 @@ TEST_F(KfdTest, KFD_MEM_8_AperturesAreMmapBased) {
   EXPECT_EQ(io(AMDKFD_IOC_GET_PROCESS_APERTURES_NEW, &q), -EFAULT);
   kfd_ioctl_get_process_apertures_args old{};
   ASSERT_EQ(io(AMDKFD_IOC_GET_PROCESS_APERTURES, &old), 0);
-  EXPECT_EQ(old.num_of_nodes, 1u);
+  EXPECT_EQ(old.num_of_nodes, gpu_nodes);
   EXPECT_EQ(old.process_apertures[0].gpuvm_limit, ap.gpuvm_limit);
 }
 
