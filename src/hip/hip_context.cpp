@@ -27,8 +27,7 @@ ihipCtx_t* context_of(int device) { return &g_primary[device]; }
 bool known(hipCtx_t ctx) { return ctx == &g_primary[0]; }
 
 hipError_t ready(int device) {
-  hipError_t error = hipSuccess;
-  if (!rocref::hip::device(&error)) return error;
+  if (const auto d = rocref::hip::device(); !d) return d.error();
   return rocref::hip::valid_device(device) ? hipSuccess : hipErrorInvalidDevice;
 }
 

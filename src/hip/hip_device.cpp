@@ -16,9 +16,9 @@ namespace rocref::hip {
 
 hipError_t fill_properties(hipDeviceProp_t* prop, int deviceId) {
   if (prop == nullptr) return hipErrorInvalidValue;
-  hipError_t error = hipSuccess;
-  clr::Device* d = device(&error);
-  if (d == nullptr) return error;
+  const auto dev = device();
+  if (!dev) return dev.error();
+  clr::Device* d = *dev;
   if (!valid_device(deviceId)) return hipErrorInvalidDevice;
   const clr::DeviceInfo& info = d->info();
   std::memset(prop, 0, sizeof *prop);
@@ -87,9 +87,8 @@ hipError_t fill_properties(hipDeviceProp_t* prop, int deviceId) {
 hipError_t hipInit(unsigned int flags) {
   ROCREF_TRACE_SPAN(rocref::trace::Layer::Hip, "hipInit", "");
   if (flags != 0) return result(hipErrorInvalidValue);
-  hipError_t error = hipSuccess;
-  rocref::hip::device(&error);
-  return result(error);
+  const auto d = rocref::hip::device();
+  return result(d ? hipSuccess : d.error());
 }
 
 hipError_t hip_init() { return hipInit(0); }
@@ -108,14 +107,13 @@ hipError_t hipRuntimeGetVersion(int* runtimeVersion) {
 
 hipError_t hipGetDeviceCount(int* count) {
   if (count == nullptr) return result(hipErrorInvalidValue);
-  hipError_t error = hipSuccess;
-  *count = rocref::hip::device(&error) ? rocref::hip::device_count() : 0;
-  return result(error);
+  const auto d = rocref::hip::device();
+  *count = d ? rocref::hip::device_count() : 0;
+  return result(d ? hipSuccess : d.error());
 }
 
 hipError_t hipSetDevice(int deviceId) {
-  hipError_t error = hipSuccess;
-  if (!rocref::hip::device(&error)) return result(error);
+  if (const auto d = rocref::hip::device(); !d) return result(d.error());
   if (!rocref::hip::valid_device(deviceId)) return result(hipErrorInvalidDevice);
   rocref::hip::set_current_device(deviceId);
   return hipSuccess;
@@ -123,8 +121,7 @@ hipError_t hipSetDevice(int deviceId) {
 
 hipError_t hipGetDevice(int* deviceId) {
   if (deviceId == nullptr) return result(hipErrorInvalidValue);
-  hipError_t error = hipSuccess;
-  if (!rocref::hip::device(&error)) return result(error);
+  if (const auto d = rocref::hip::device(); !d) return result(d.error());
   *deviceId = rocref::hip::current_device();
   return hipSuccess;
 }
@@ -135,16 +132,14 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int deviceId) {
 
 hipError_t hipChooseDevice(int* device, const hipDeviceProp_t* prop) {
   if (device == nullptr || prop == nullptr) return result(hipErrorInvalidValue);
-  hipError_t error = hipSuccess;
-  if (!rocref::hip::device(&error)) return result(error);
+  if (const auto d = rocref::hip::device(); !d) return result(d.error());
   *device = 0;  // the only device matches best whatever was asked
   return hipSuccess;
 }
 
 hipError_t hipDeviceSynchronize(void) {
   ROCREF_TRACE_SPAN(rocref::trace::Layer::Hip, "hipDeviceSynchronize", "");
-  hipError_t error = hipSuccess;
-  if (!rocref::hip::device(&error)) return result(error);
+  if (const auto d = rocref::hip::device(); !d) return result(d.error());
   return result(rocref::hip::synchronize_all());
 }
 
@@ -152,8 +147,7 @@ hipError_t hipDeviceReset(void) { return hipDeviceSynchronize(); }
 
 hipError_t hipDeviceGet(hipDevice_t* device, int ordinal) {
   if (device == nullptr) return result(hipErrorInvalidValue);
-  hipError_t error = hipSuccess;
-  if (!rocref::hip::device(&error)) return result(error);
+  if (const auto d = rocref::hip::device(); !d) return result(d.error());
   if (!rocref::hip::valid_device(ordinal)) return result(hipErrorInvalidDevice);
   *device = ordinal;
   return hipSuccess;
@@ -266,8 +260,7 @@ hipError_t hipSetDeviceFlags(unsigned flags) {
       schedule != hipDeviceScheduleBlockingSync) {
     return result(hipErrorInvalidValue);
   }
-  hipError_t error = hipSuccess;
-  if (!rocref::hip::device(&error)) return result(error);
+  if (const auto d = rocref::hip::device(); !d) return result(d.error());
   rocref::hip::device_flags() = flags;
   return hipSuccess;
 }

@@ -31,8 +31,7 @@ bool valid(hipEvent_t event) { return event != nullptr && rocref::hip::known_eve
 hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned flags) {
   constexpr unsigned kKnown = hipEventBlockingSync | hipEventDisableTiming | hipEventInterprocess;
   if (event == nullptr || (flags & ~kKnown) != 0) return result(hipErrorInvalidValue);
-  hipError_t error = hipSuccess;
-  if (!rocref::hip::device(&error)) return result(error);
+  if (const auto d = rocref::hip::device(); !d) return result(d.error());
   auto* e = new ihipEvent_t();
   e->flags = flags;
   rocref::hip::register_event(e);
@@ -47,13 +46,13 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
   if (!valid(event)) return result(hipErrorInvalidResourceHandle);
   ihipStream_t* s = rocref::hip::resolve_stream(stream);
   if (s == nullptr) return result(hipErrorInvalidResourceHandle);
-  hipError_t error = hipSuccess;
-  std::shared_ptr<rocref::clr::VirtualGpu> gpu = rocref::hip::shared_virtual_gpu(s, &error);
-  if (gpu == nullptr) return result(error);
+  auto vgpu = rocref::hip::shared_virtual_gpu(s);
+  if (!vgpu) return result(vgpu.error());
+  std::shared_ptr<rocref::clr::VirtualGpu> gpu = std::move(vgpu).value();
   std::lock_guard lock(event->mutex);
   hsa_signal_t signal;
   if (hsa_status_t st = gpu->marker(&signal); st != HSA_STATUS_SUCCESS) return result(rocref::hip::from_hsa(st));
-  if (event->recorded) rocref::hip::device(&error)->signal_pool().release(event->signal);
+  if (event->recorded) rocref::hip::device().value()->signal_pool().release(event->signal);
   event->signal = signal;
   event->recorded = true;
   event->gpu = std::move(gpu);
@@ -98,8 +97,7 @@ hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
     *ms = 0.0f;
     return hipSuccess;
   }
-  hipError_t error = hipSuccess;
-  rocref::clr::Device* d = rocref::hip::device(&error);
+  rocref::clr::Device* d = rocref::hip::device().value();
   hsa_amd_profiling_dispatch_time_t t0{}, t1{};
   if (hsa_amd_profiling_get_dispatch_time(d->gpu(), start->signal, &t0) != HSA_STATUS_SUCCESS ||
       hsa_amd_profiling_get_dispatch_time(d->gpu(), stop->signal, &t1) != HSA_STATUS_SUCCESS) {
@@ -114,8 +112,7 @@ hipError_t hipEventDestroy(hipEvent_t event) {
   {
     std::lock_guard lock(event->mutex);
     // No wait: a pending marker, and any stream waiting on it, hold references of their own.
-    hipError_t error = hipSuccess;
-    if (event->recorded) rocref::hip::device(&error)->signal_pool().release(event->signal);
+    if (event->recorded) rocref::hip::device().value()->signal_pool().release(event->signal);
   }
   delete event;
   return hipSuccess;

@@ -23,9 +23,9 @@ ihipModuleSymbol_t* function_of(const void* f) { return f == nullptr ? nullptr :
 
 // Blocks of `block_size` work-items resident on one CU, or an error.
 hipError_t active_blocks(const ihipModuleSymbol_t& f, int block_size, size_t dynamic_shared, int* blocks) {
-  hipError_t error = hipSuccess;
-  rocref::clr::Device* d = rocref::hip::device(&error);
-  if (d == nullptr) return error;
+  const auto dev = rocref::hip::device();
+  if (!dev) return dev.error();
+  rocref::clr::Device* d = *dev;
   if (block_size <= 0) return hipErrorInvalidValue;
   if (static_cast<uint32_t>(block_size) > rocref::hip::max_threads_per_block(f)) {
     *blocks = 0;
@@ -47,9 +47,9 @@ hipError_t active_blocks(const ihipModuleSymbol_t& f, int block_size, size_t dyn
 hipError_t potential_block_size(const ihipModuleSymbol_t& f, int* grid_size, int* block_size, size_t dynamic_shared,
                                 int limit) {
   if (grid_size == nullptr || block_size == nullptr) return hipErrorInvalidValue;
-  hipError_t error = hipSuccess;
-  rocref::clr::Device* d = rocref::hip::device(&error);
-  if (d == nullptr) return error;
+  const auto dev = rocref::hip::device();
+  if (!dev) return dev.error();
+  rocref::clr::Device* d = *dev;
   int max = static_cast<int>(rocref::hip::max_threads_per_block(f));
   if (limit > 0) max = std::min(max, limit);
   const int wave = static_cast<int>(d->info().wavefront_size);
@@ -74,9 +74,9 @@ hipError_t potential_block_size(const ihipModuleSymbol_t& f, int* grid_size, int
 }
 
 hipError_t attributes(const ihipModuleSymbol_t& f, hipFuncAttributes* attr) {
-  hipError_t error = hipSuccess;
-  rocref::clr::Device* d = rocref::hip::device(&error);
-  if (d == nullptr) return error;
+  const auto dev = rocref::hip::device();
+  if (!dev) return dev.error();
+  rocref::clr::Device* d = *dev;
   *attr = hipFuncAttributes{};
   attr->binaryVersion = static_cast<int>(d->info().gfx_major * 10 + d->info().gfx_minor);
   attr->ptxVersion = attr->binaryVersion;
@@ -124,9 +124,9 @@ hipError_t hipFuncGetAttribute(int* value, hipFunction_attribute attrib, hipFunc
 hipError_t hipFuncSetAttribute(const void* func, hipFuncAttribute attr, int value) {
   ihipModuleSymbol_t* f = function_of(func);
   if (f == nullptr) return result(hipErrorInvalidDeviceFunction);
-  hipError_t error = hipSuccess;
-  rocref::clr::Device* d = rocref::hip::device(&error);
-  if (d == nullptr) return result(error);
+  const auto dev = rocref::hip::device();
+  if (!dev) return result(dev.error());
+  rocref::clr::Device* d = *dev;
   switch (attr) {
     case hipFuncAttributeMaxDynamicSharedMemorySize:
       if (value < 0 || static_cast<uint32_t>(value) > d->info().group_segment_size - f->static_shared) {

@@ -111,9 +111,8 @@ bool known_function(hipFunction_t function) {
 }
 
 uint32_t max_threads_per_block(const ihipModuleSymbol_t& f) {
-  hipError_t error = hipSuccess;
-  clr::Device* d = device(&error);
-  const uint32_t device_max = d != nullptr ? d->info().max_workgroup_size : 1024;
+  const auto d = device();
+  const uint32_t device_max = d ? (*d)->info().max_workgroup_size : 1024;
   uint32_t bound = f.max_threads;
   if (bound == 0 && f.host_function != nullptr && f.launcher != nullptr) bound = launch_bound(f.host_function);
   return bound != 0 && bound < device_max ? bound : device_max;
@@ -123,9 +122,9 @@ hipError_t launch_function(ihipModuleSymbol_t& f, dim3 grid, dim3 block, void** 
                            hipStream_t stream) {
   if (f.launcher != nullptr) return f.launcher(f.host_function, grid, block, args, shared, stream);
   // HIP-LNC-8: a kernel of a gfx code object, checked as any launch; the GPU model cannot execute gfx9 code yet.
-  hipError_t error = hipSuccess;
-  clr::Device* d = device(&error);
-  if (d == nullptr) return error;
+  const auto dev = device();
+  if (!dev) return dev.error();
+  clr::Device* d = *dev;
   if (!valid_configuration(d->info(), grid, block)) return hipErrorInvalidConfiguration;
   if (uint64_t{block.x} * block.y * block.z > max_threads_per_block(f)) return hipErrorLaunchFailure;
   if (f.static_shared + shared > d->info().group_segment_size) return hipErrorInvalidValue;
@@ -172,9 +171,9 @@ hipError_t launch(const LaunchRequest& r) {
                     std::string(r.name) + " grid=" + std::to_string(r.grid.x) + "x" + std::to_string(r.grid.y) + "x" + std::to_string(r.grid.z) +
                         " block=" + std::to_string(r.block.x) + "x" + std::to_string(r.block.y) + "x" +
                         std::to_string(r.block.z));
-  hipError_t error = hipSuccess;
-  clr::Device* d = device(&error);
-  if (d == nullptr) return result(error);
+  const auto dev = device();
+  if (!dev) return result(dev.error());
+  clr::Device* d = *dev;
   if (!valid_configuration(d->info(), r.grid, r.block)) return result(hipErrorInvalidConfiguration);
   // HIP-LNC-5: more work-items per block than the kernel's __launch_bounds__ is a launch failure.
   const uint64_t threads = uint64_t{r.block.x} * r.block.y * r.block.z;
@@ -199,8 +198,9 @@ hipError_t launch(const LaunchRequest& r) {
         },
         &node));
   }
-  clr::VirtualGpu* gpu = virtual_gpu(s, &error);
-  if (gpu == nullptr) return result(error);
+  const auto vgpu = virtual_gpu(s);
+  if (!vgpu) return result(vgpu.error());
+  clr::VirtualGpu* gpu = *vgpu;
   clr::KernelDispatch dispatch;
   dispatch.kernel_id = r.entry_id;
   dispatch.name = r.name;
@@ -249,8 +249,7 @@ hipError_t hipLaunchCooperativeKernel(const void* f, dim3 gridDim, dim3 blockDim
   if (hipError_t e = hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_cu, f, block, sharedMemBytes); e != hipSuccess) {
     return e;
   }
-  hipError_t error = hipSuccess;
-  const uint64_t resident = uint64_t(per_cu) * rocref::hip::device(&error)->info().compute_units;
+  const uint64_t resident = uint64_t(per_cu) * rocref::hip::device().value()->info().compute_units;
   if (uint64_t{gridDim.x} * gridDim.y * gridDim.z > resident) return result(hipErrorCooperativeLaunchTooLarge);
   return result(rocref::hip::launch_function(*function, gridDim, blockDimX, kernelParams, sharedMemBytes, stream));
 }

@@ -39,8 +39,7 @@ ihipMemPoolHandle_t* g_current_pool = &g_default_pool;
 bool known(hipMemPool_t pool) { return pool == &g_default_pool || g_pools.count(pool) == 1; }
 
 hipError_t ready(int device) {
-  hipError_t error = hipSuccess;
-  if (!rocref::hip::device(&error)) return error;
+  if (const auto d = rocref::hip::device(); !d) return d.error();
   return rocref::hip::valid_device(device) ? hipSuccess : hipErrorInvalidDevice;
 }
 

@@ -35,9 +35,9 @@ namespace rocref::hip {
 hipError_t allocate(void** ptr, size_t size, MemoryKind kind, unsigned flags, const char* what) {
   ROCREF_TRACE_SPAN(rocref::trace::Layer::Hip, what, "size=" + std::to_string(size));
   if (ptr == nullptr) return hipErrorInvalidValue;
-  hipError_t error = hipSuccess;
-  rocref::clr::Device* d = rocref::hip::device(&error);
-  if (d == nullptr) return error;
+  const auto dev = rocref::hip::device();
+  if (!dev) return dev.error();
+  rocref::clr::Device* d = *dev;
   if (size == 0) {
     *ptr = nullptr;
     return hipSuccess;
@@ -90,7 +90,7 @@ hipError_t wait(rocref::clr::VirtualGpu* gpu) { return rocref::hip::from_hsa(gpu
 // Pageable host memory: bounce through a pinned staging buffer, one chunk at a time.
 hipError_t staged_copy(rocref::clr::VirtualGpu* gpu, void* dst, const void* src, size_t size, bool to_device) {
   hipError_t error = hipSuccess;
-  rocref::clr::Device* d = rocref::hip::device(&error);
+  rocref::clr::Device* d = rocref::hip::device().value();
   void* staging = nullptr;
   if (hsa_amd_memory_pool_allocate(d->host_pool(), kStagingBytes, 0, &staging) != HSA_STATUS_SUCCESS) {
     return hipErrorOutOfMemory;
@@ -126,9 +126,9 @@ hipError_t copy(void* dst, const void* src, size_t size, hipMemcpyKind kind, hip
   if (!range_ok(dst, size) || !range_ok(src, size)) return hipErrorInvalidValue;
   ihipStream_t* s = rocref::hip::resolve_stream(stream);
   if (s == nullptr) return hipErrorInvalidResourceHandle;
-  hipError_t error = hipSuccess;
-  rocref::clr::VirtualGpu* gpu = rocref::hip::virtual_gpu(s, &error);
-  if (gpu == nullptr) return error;
+  const auto vgpu = rocref::hip::virtual_gpu(s);
+  if (!vgpu) return vgpu.error();
+  rocref::clr::VirtualGpu* gpu = *vgpu;
   const bool dst_known = hip_memory(dst), src_known = hip_memory(src);
   if (!dst_known && !src_known) {  // host to host: the CPU copies, after earlier stream work
     if (hipError_t e = wait(gpu); e != hipSuccess) return e;
@@ -150,9 +150,9 @@ hipError_t fill(void* dst, uint32_t pattern, uint32_t pattern_bytes, size_t size
   if (reinterpret_cast<uintptr_t>(dst) % pattern_bytes != 0 || size % pattern_bytes != 0) return hipErrorInvalidValue;
   ihipStream_t* s = rocref::hip::resolve_stream(stream);
   if (s == nullptr) return hipErrorInvalidResourceHandle;
-  hipError_t error = hipSuccess;
-  rocref::clr::VirtualGpu* gpu = rocref::hip::virtual_gpu(s, &error);
-  if (gpu == nullptr) return error;
+  const auto vgpu = rocref::hip::virtual_gpu(s);
+  if (!vgpu) return vgpu.error();
+  rocref::clr::VirtualGpu* gpu = *vgpu;
   if (!hip_memory(dst)) {  // registered host pages: the CPU fills them in stream order
     if (hipError_t e = wait(gpu); e != hipSuccess) return e;
     for (size_t i = 0; i < size; i += pattern_bytes) std::memcpy(static_cast<uint8_t*>(dst) + i, &pattern, pattern_bytes);
@@ -223,11 +223,11 @@ hipError_t hipFreeAsync(void* dev_ptr, hipStream_t stream) {
   if (!found || found->base != dev_ptr || found->kind != MemoryKind::Device) return result(hipErrorInvalidValue);
   ihipStream_t* s = rocref::hip::resolve_stream(stream);
   if (s == nullptr) return result(hipErrorInvalidHandle);
-  hipError_t error = hipSuccess;
-  rocref::clr::VirtualGpu* gpu = rocref::hip::virtual_gpu(s, &error);
-  if (gpu == nullptr) return result(error);
+  const auto vgpu = rocref::hip::virtual_gpu(s);
+  if (!vgpu) return result(vgpu.error());
+  rocref::clr::VirtualGpu* gpu = *vgpu;
   return result(rocref::hip::from_hsa(
-      rocref::clr::enqueue_host_call(*rocref::hip::device(&error), *gpu, free_in_stream_order, dev_ptr)));
+      rocref::clr::enqueue_host_call(*rocref::hip::device().value(), *gpu, free_in_stream_order, dev_ptr)));
 }
 
 hipError_t hipMemcpy(void* dst, const void* src, size_t sizeBytes, hipMemcpyKind kind) {
@@ -324,9 +324,9 @@ hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStr
 
 hipError_t hipMemGetInfo(size_t* free, size_t* total) {
   if (free == nullptr || total == nullptr) return result(hipErrorInvalidValue);
-  hipError_t error = hipSuccess;
-  rocref::clr::Device* d = rocref::hip::device(&error);
-  if (d == nullptr) return result(error);
+  const auto dev = rocref::hip::device();
+  if (!dev) return result(dev.error());
+  rocref::clr::Device* d = *dev;
   *total = d->info().device_memory;
   const size_t used = rocref::clr::device_bytes_in_use();
   *free = used > *total ? 0 : *total - used;

@@ -17,8 +17,7 @@ using rocref::hip::result;
 hipError_t hipHostRegister(void* hostPtr, size_t sizeBytes, unsigned int flags) {
   constexpr unsigned kKnown = hipHostRegisterPortable | hipHostRegisterMapped | hipHostRegisterIoMemory;
   if (hostPtr == nullptr || sizeBytes == 0 || (flags & ~kKnown) != 0) return result(hipErrorInvalidValue);
-  hipError_t error = hipSuccess;
-  if (!rocref::hip::device(&error)) return result(error);
+  if (const auto d = rocref::hip::device(); !d) return result(d.error());
   if (MemoryRegistry::instance().overlaps(hostPtr, sizeBytes)) return result(hipErrorHostMemoryAlreadyRegistered);
   if (rocref::clr::register_host_memory(hostPtr, sizeBytes, flags) != HSA_STATUS_SUCCESS) {
     return result(hipErrorHostMemoryAlreadyRegistered);

@@ -20,9 +20,9 @@ namespace {
 
 hipError_t load(hipModule_t* module, const uint8_t* image, size_t size) {
   if (module == nullptr || image == nullptr) return hipErrorInvalidValue;
-  hipError_t error = hipSuccess;
-  rocref::clr::Device* d = rocref::hip::device(&error);
-  if (d == nullptr) return error;
+  const auto dev = rocref::hip::device();
+  if (!dev) return dev.error();
+  rocref::clr::Device* d = *dev;
   auto m = std::make_unique<ihipModule_t>();
   if (rocref::hip::is_bundle(image, size)) {
     if (!rocref::hip::bundle_entry(image, size, d->info().isa_name, &m->image, &m->target)) return hipErrorNoBinaryForGpu;

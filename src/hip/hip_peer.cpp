@@ -12,9 +12,8 @@ using rocref::hip::result;
 namespace {
 
 hipError_t ready() {
-  hipError_t error = hipSuccess;
-  rocref::hip::device(&error);
-  return error;
+  const auto d = rocref::hip::device();
+  return d ? hipSuccess : d.error();
 }
 
 }  // namespace

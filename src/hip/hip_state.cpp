@@ -74,9 +74,9 @@ hipError_t from_hsa(hsa_status_t status) {
   return hipErrorUnknown;
 }
 
-clr::Device* device(hipError_t* error) {
+Expected<clr::Device*, hipError_t> device() {
   clr::Device* d = clr::Device::get();
-  if (d == nullptr) *error = hipErrorNoDevice;
+  if (d == nullptr) return unexpected(hipErrorNoDevice);
   return d;
 }
 
@@ -120,28 +120,24 @@ ihipStream_t* resolve_stream(hipStream_t stream) {
   return g_streams.contains(stream) ? stream : nullptr;
 }
 
-std::shared_ptr<clr::VirtualGpu> shared_virtual_gpu(ihipStream_t* stream, hipError_t* error) {
+Expected<std::shared_ptr<clr::VirtualGpu>, hipError_t> shared_virtual_gpu(ihipStream_t* stream) {
   // A capturing stream runs nothing: what is not captured is refused (HIP-GRAPH-3).
-  if (capturing(stream)) {
-    *error = refuse_in_capture(stream);
-    return nullptr;
-  }
-  clr::Device* d = device(error);
-  if (d == nullptr) return nullptr;
+  if (capturing(stream)) return unexpected(refuse_in_capture(stream));
+  const Expected<clr::Device*, hipError_t> d = device();
+  if (!d) return unexpected(d.error());
   std::lock_guard lock(stream->mutex);
   if (!stream->gpu) {
-    auto made = clr::VirtualGpu::create(*d);
-    if (!made) {
-      *error = from_hsa(made.error());
-      return nullptr;
-    }
+    auto made = clr::VirtualGpu::create(**d);
+    if (!made) return unexpected(from_hsa(made.error()));
     stream->gpu = std::move(made).value();
   }
   return stream->gpu;
 }
 
-clr::VirtualGpu* virtual_gpu(ihipStream_t* stream, hipError_t* error) {
-  return shared_virtual_gpu(stream, error).get();
+Expected<clr::VirtualGpu*, hipError_t> virtual_gpu(ihipStream_t* stream) {
+  Expected<std::shared_ptr<clr::VirtualGpu>, hipError_t> gpu = shared_virtual_gpu(stream);
+  if (!gpu) return unexpected(gpu.error());
+  return gpu->get();
 }
 
 bool register_stream(ihipStream_t* stream) { return g_streams.insert(stream); }

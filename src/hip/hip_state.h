@@ -13,6 +13,7 @@
 
 #include "clr/device.h"
 #include "clr/virtual_gpu.h"
+#include "common/expected.h"
 #include "hip/hip_capture.h"
 #include "hip/hip_runtime.h"
 
@@ -45,15 +46,15 @@ hipError_t last_error(bool reset);
 
 hipError_t from_hsa(hsa_status_t status);
 
-// The device, or nullptr with *error set (hipErrorNoDevice when there is no GPU).
-clr::Device* device(hipError_t* error);
+// The device, or hipErrorNoDevice when there is no GPU.
+Expected<clr::Device*, hipError_t> device();
 
 // Resolves a stream handle (nullptr: the default stream); nullptr if the handle is unknown.
 ihipStream_t* resolve_stream(hipStream_t stream);
-// The stream's virtual GPU, made on first use.
-clr::VirtualGpu* virtual_gpu(ihipStream_t* stream, hipError_t* error);
+// The stream's virtual GPU, made on first use (never nullptr), or the error that prevented it.
+Expected<clr::VirtualGpu*, hipError_t> virtual_gpu(ihipStream_t* stream);
 // The same, as a reference that keeps the virtual GPU alive after hipStreamDestroy.
-std::shared_ptr<clr::VirtualGpu> shared_virtual_gpu(ihipStream_t* stream, hipError_t* error);
+Expected<std::shared_ptr<clr::VirtualGpu>, hipError_t> shared_virtual_gpu(ihipStream_t* stream);
 
 // The per-thread default stream (hipStreamPerThread) of the calling thread.
 ihipStream_t* per_thread_stream();

@@ -9,13 +9,12 @@ hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned int flags) {
   if (stream == nullptr || (flags != hipStreamDefault && flags != hipStreamNonBlocking)) {
     return result(hipErrorInvalidValue);
   }
-  hipError_t error = hipSuccess;
-  if (!rocref::hip::device(&error)) return result(error);
+  if (const auto d = rocref::hip::device(); !d) return result(d.error());
   auto* s = new ihipStream_t();
   s->flags = flags;
-  if (!rocref::hip::virtual_gpu(s, &error)) {
+  if (const auto gpu = rocref::hip::virtual_gpu(s); !gpu) {
     delete s;
-    return result(error);
+    return result(gpu.error());
   }
   rocref::hip::register_stream(s);
   *stream = s;
@@ -35,18 +34,18 @@ hipError_t hipStreamSynchronize(hipStream_t stream) {
   ROCREF_TRACE_SPAN(rocref::trace::Layer::Hip, "hipStreamSynchronize", "");
   ihipStream_t* s = rocref::hip::resolve_stream(stream);
   if (s == nullptr) return result(hipErrorInvalidResourceHandle);
-  hipError_t error = hipSuccess;
-  rocref::clr::VirtualGpu* gpu = rocref::hip::virtual_gpu(s, &error);
-  if (gpu == nullptr) return result(error);
+  const auto vgpu = rocref::hip::virtual_gpu(s);
+  if (!vgpu) return result(vgpu.error());
+  rocref::clr::VirtualGpu* gpu = *vgpu;
   return result(rocref::hip::from_hsa(gpu->synchronize()));
 }
 
 hipError_t hipStreamQuery(hipStream_t stream) {
   ihipStream_t* s = rocref::hip::resolve_stream(stream);
   if (s == nullptr) return result(hipErrorInvalidResourceHandle);
-  hipError_t error = hipSuccess;
-  rocref::clr::VirtualGpu* gpu = rocref::hip::virtual_gpu(s, &error);
-  if (gpu == nullptr) return result(error);
+  const auto vgpu = rocref::hip::virtual_gpu(s);
+  if (!vgpu) return result(vgpu.error());
+  rocref::clr::VirtualGpu* gpu = *vgpu;
   if (!gpu->idle()) return hipErrorNotReady;  // not an error: not recorded as the last one
   return result(rocref::hip::from_hsa(gpu->error()));
 }
@@ -61,9 +60,9 @@ hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int
   // Locked: a concurrent re-record gives the old signal back; wait_for takes its reference first.
   std::lock_guard lock(event->mutex);
   if (!event->recorded) return hipSuccess;  // HIP-STR-4: waiting on an unrecorded event is no wait
-  hipError_t error = hipSuccess;
-  rocref::clr::VirtualGpu* gpu = rocref::hip::virtual_gpu(s, &error);
-  if (gpu == nullptr) return result(error);
+  const auto vgpu = rocref::hip::virtual_gpu(s);
+  if (!vgpu) return result(vgpu.error());
+  rocref::clr::VirtualGpu* gpu = *vgpu;
   return result(rocref::hip::from_hsa(gpu->wait_for(event->signal)));
 }
 

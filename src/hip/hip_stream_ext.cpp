@@ -16,21 +16,18 @@ using rocref::hip::result;
 
 namespace {
 
-// The stream's virtual GPU for a command, or nullptr with *error set.
-rocref::clr::VirtualGpu* stream_gpu(hipStream_t stream, hipError_t* error) {
+// The stream's virtual GPU for a command, or the error that prevented it.
+rocref::Expected<rocref::clr::VirtualGpu*, hipError_t> stream_gpu(hipStream_t stream) {
   ihipStream_t* s = rocref::hip::resolve_stream(stream);
-  if (s == nullptr) {
-    *error = hipErrorInvalidHandle;
-    return nullptr;
-  }
-  return rocref::hip::virtual_gpu(s, error);
+  if (s == nullptr) return rocref::unexpected(hipErrorInvalidHandle);
+  return rocref::hip::virtual_gpu(s);
 }
 
 hipError_t host_call(hipStream_t stream, rocref::clr::HostFunction function, void* data) {
-  hipError_t error = hipSuccess;
-  rocref::clr::VirtualGpu* gpu = stream_gpu(stream, &error);
-  if (gpu == nullptr) return error;
-  return rocref::hip::from_hsa(rocref::clr::enqueue_host_call(*rocref::hip::device(&error), *gpu, function, data));
+  const auto vgpu = stream_gpu(stream);
+  if (!vgpu) return vgpu.error();
+  rocref::clr::VirtualGpu* gpu = *vgpu;
+  return rocref::hip::from_hsa(rocref::clr::enqueue_host_call(*rocref::hip::device().value(), *gpu, function, data));
 }
 
 struct Callback {
@@ -73,10 +70,10 @@ template <typename T>
 hipError_t wait_value(hipStream_t stream, void* ptr, T value, unsigned flags, T mask) {
   if (ptr == nullptr || flags > hipStreamWaitValueNor) return hipErrorInvalidValue;
   if (reinterpret_cast<uintptr_t>(ptr) % sizeof(T) != 0) return hipErrorInvalidValue;
-  hipError_t error = hipSuccess;
-  rocref::clr::VirtualGpu* gpu = stream_gpu(stream, &error);
-  if (gpu == nullptr) return error;
-  rocref::clr::Device* device = rocref::hip::device(&error);
+  const auto vgpu = stream_gpu(stream);
+  if (!vgpu) return vgpu.error();
+  rocref::clr::VirtualGpu* gpu = *vgpu;
+  rocref::clr::Device* device = rocref::hip::device().value();
   hsa_signal_t gate;
   if (hsa_status_t s = rocref::clr::enqueue_gate(*device, *gpu, &gate); s != HSA_STATUS_SUCCESS) {
     return rocref::hip::from_hsa(s);
@@ -128,9 +125,8 @@ int clamp_priority(int priority) {
 }
 
 uint32_t cu_mask_words() {
-  hipError_t error = hipSuccess;
-  rocref::clr::Device* d = rocref::hip::device(&error);
-  return d == nullptr ? 0 : (d->info().compute_units + 31) / 32;
+  const auto d = rocref::hip::device();
+  return d ? ((*d)->info().compute_units + 31) / 32 : 0;
 }
 
 }  // namespace
@@ -162,8 +158,7 @@ hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32
   if (s == nullptr) return result(hipErrorInvalidHandle);
   const uint32_t words = cu_mask_words();
   if (cuMaskSize < words) return result(hipErrorInvalidValue);
-  hipError_t error = hipSuccess;
-  const uint32_t cus = rocref::hip::device(&error)->info().compute_units;
+  const uint32_t cus = rocref::hip::device().value()->info().compute_units;
   // The device's CUs, narrowed by the stream's mask where it set one.
   for (uint32_t i = 0; i < cuMaskSize; ++i) {
     uint32_t device_bits = 0;

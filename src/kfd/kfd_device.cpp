@@ -193,21 +193,13 @@ int KfdDevice::ioctl(int fd, unsigned long request, void* arg) {
   return ret;
 }
 
-void* KfdDevice::mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset, int* error) {
+Expected<void*, int> KfdDevice::mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset) {
   DeviceState& d = *impl_;
-  int dummy = 0;
-  int& err = error ? *error : dummy;
   std::lock_guard<std::mutex> lock(d.mu);
   auto it = d.fds.find(fd);
-  if (it == d.fds.end()) {
-    err = -EBADF;
-    return nullptr;
-  }
+  if (it == d.fds.end()) return unexpected(-EBADF);
   const uint64_t off = static_cast<uint64_t>(offset);
-  if (length == 0 || (off & 4095) != 0) {
-    err = -EINVAL;
-    return nullptr;
-  }
+  if (length == 0 || (off & 4095) != 0) return unexpected(-EINVAL);
   int map_fd = -1;
   uint64_t map_off = 0;
   if (it->second.kind == FdEntry::Kind::Kfd) {
@@ -216,22 +208,21 @@ void* KfdDevice::mmap(void* addr, size_t length, int prot, int flags, int fd, of
     const bool gpu_ok = gpu >= 0;
     switch (off & kMmapTypeMask) {
       case kMmapTypeDoorbell:  // KFD-DB-1: the process's own doorbell page, 8 KiB exactly
-        if (!gpu_ok) { err = -ENODEV; return nullptr; }
-        if (length != kDoorbellProcessSlice) { err = -EINVAL; return nullptr; }
+        if (!gpu_ok) return unexpected(-ENODEV);
+        if (length != kDoorbellProcessSlice) return unexpected(-EINVAL);
         if (addr == nullptr && !(flags & MAP_FIXED)) {  // KFD-DB-3: the driver's own view
           const auto& doorbells = p.pdd[gpu].doorbells;
           void* page = doorbells->at(0);
           auto [m, fresh] = d.cpu_mappings.try_emplace(reinterpret_cast<uintptr_t>(page));
           if (fresh) m->second = CpuMapping{length, doorbells, 1};
           else ++m->second.refs;
-          err = 0;
           return page;
         }
         map_fd = p.pdd[gpu].doorbells->fd();
         break;
       case kMmapTypeEvents:
-        if (length != kEventPageSize) { err = -EINVAL; return nullptr; }
-        if (!p.signal_slots) { err = -ENOMEM; return nullptr; }
+        if (length != kEventPageSize) return unexpected(-EINVAL);
+        if (!p.signal_slots) return unexpected(-ENOMEM);
         if (p.own_event_page) {
           map_fd = p.own_event_page->fd();
         } else {
@@ -240,13 +231,11 @@ void* KfdDevice::mmap(void* addr, size_t length, int prot, int flags, int fd, of
         }
         break;
       case kMmapTypeMmio:
-        if (!gpu_ok) { err = -ENODEV; return nullptr; }
-        if (length != 4096) { err = -EINVAL; return nullptr; }
+        if (!gpu_ok) return unexpected(-ENODEV);
+        if (length != 4096) return unexpected(-EINVAL);
         map_fd = d.gpus[gpu]->mmio.fd();
         break;
-      default:
-        err = gpu_ok ? -EINVAL : -ENODEV;  // no reserved memory on this GPU
-        return nullptr;
+      default: return unexpected(gpu_ok ? -EINVAL : -ENODEV);  // no reserved memory on this GPU
     }
   } else {
     // Render node: the buffer objects of the process that bound this node's VM (KFD-MEM-7).
@@ -265,24 +254,16 @@ void* KfdDevice::mmap(void* addr, size_t length, int prot, int flags, int fd, of
       bool elsewhere = false;
       for (const auto& [pfd, p] : d.processes)
         for (const auto& [idr, bo] : p->bos) elsewhere |= (bo.mmap_offset == off && bo.mmap_offset != 0);
-      err = elsewhere ? -EACCES : -EINVAL;
-      return nullptr;
+      return unexpected(elsewhere ? -EACCES : -EINVAL);
     }
-    if (length > found->size - (off - found->mmap_offset)) {
-      err = -EINVAL;
-      return nullptr;
-    }
+    if (length > found->size - (off - found->mmap_offset)) return unexpected(-EINVAL);
     const HostArena& pool = found->kind == BoKind::Vram ? d.gpus[found->gpu]->vram : d.gtt;
     map_fd = pool.fd();
     map_off = found->arena_offset + (off - found->mmap_offset);
   }
   void* r = ::mmap(addr, length, prot, flags, map_fd, static_cast<off_t>(map_off));
-  if (r == MAP_FAILED) {
-    err = -errno;
-    return nullptr;
-  }
+  if (r == MAP_FAILED) return unexpected(-errno);
   d.cpu_mappings[reinterpret_cast<uintptr_t>(r)] = CpuMapping{length};
-  err = 0;
   return r;
 }
 

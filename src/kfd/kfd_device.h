@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/expected.h"
+
 namespace rocref::kfd {
 
 class KfdDevice {
@@ -38,8 +40,8 @@ class KfdDevice {
   int open_render(uint32_t minor);
   int close(int fd);                                      // 0 or -EBADF
   int ioctl(int fd, unsigned long request, void* arg);    // 0 or -errno
-  // mmap of a doorbell page, MMIO page or buffer object; nullptr and -errno in *error on failure.
-  void* mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset, int* error);
+  // mmap of a doorbell page, MMIO page or buffer object: the address, or -errno.
+  Expected<void*, int> mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset);
   int munmap(void* addr, size_t length);                  // 0 or -EINVAL if not a model mapping
   bool owns_fd(int fd) const;
   bool owns_mapping(const void* addr) const;

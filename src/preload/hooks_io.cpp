@@ -25,8 +25,9 @@ void* do_mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offs
     const int model = rp::model_fd_of(fd);
     if (model >= 0) {
       rp::ModelScope scope;
-      int error = 0;
-      void* p = rocref::kfd::KfdDevice::instance().mmap(addr, length, prot, flags, model, offset, &error);
+      const auto r = rocref::kfd::KfdDevice::instance().mmap(addr, length, prot, flags, model, offset);
+      const int error = r ? 0 : r.error();
+      void* p = r.value_or(nullptr);
       if (p == nullptr || p == MAP_FAILED) {
         errno = error < 0 ? -error : (error > 0 ? error : EINVAL);
         rp::debug_log("mmap fd %d offset 0x%llx len 0x%zx -> errno %d", fd, (unsigned long long)offset, length, errno);

@@ -126,10 +126,9 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtCreateEvent(HsaEventDescriptor* EventDesc, bool Ma
   args.event_page_offset = page_handle;
   if (p.transport->ioctl(p.kfd_fd, AMDKFD_IOC_CREATE_EVENT, &args) != 0) return HSAKMT_STATUS_ERROR;
   if (!p.events_page && args.event_page_offset > 0) {  // APU path: the driver's own page
-    int error = 0;
-    void* page = p.transport->mmap(nullptr, uint64_t{kEventLimit} * 8, PROT_READ | PROT_WRITE, MAP_SHARED,
-                                   p.kfd_fd, static_cast<off_t>(args.event_page_offset), &error);
-    p.events_page = static_cast<uint64_t*>(page);
+    const auto page = p.transport->mmap(nullptr, uint64_t{kEventLimit} * 8, PROT_READ | PROT_WRITE, MAP_SHARED,
+                                        p.kfd_fd, static_cast<off_t>(args.event_page_offset));
+    p.events_page = static_cast<uint64_t*>(page.value_or(nullptr));
   }
   auto* e = new HsaEvent{};
   e->EventId = args.event_id;

@@ -15,8 +15,8 @@ class InProcessTransport final : public Transport {
   int open_render(uint32_t minor) override { return device().open_render(minor); }
   int close(int fd) override { return device().close(fd); }
   int ioctl(int fd, unsigned long request, void* arg) override { return device().ioctl(fd, request, arg); }
-  void* mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset, int* error) override {
-    return device().mmap(addr, length, prot, flags, fd, offset, error);
+  Expected<void*, int> mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset) override {
+    return device().mmap(addr, length, prot, flags, fd, offset);
   }
   int munmap(void* addr, size_t length) override { return device().munmap(addr, length); }
   std::optional<std::string> read_file(std::string_view path) override { return device().read_sysfs(path); }

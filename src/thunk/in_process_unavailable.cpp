@@ -12,10 +12,7 @@ class NoModelTransport final : public Transport {
   int open_render(uint32_t) override { return -ENOENT; }
   int close(int) override { return -EBADF; }
   int ioctl(int, unsigned long, void*) override { return -EBADF; }
-  void* mmap(void*, size_t, int, int, int, off_t, int* error) override {
-    if (error) *error = EBADF;
-    return nullptr;
-  }
+  Expected<void*, int> mmap(void*, size_t, int, int, int, off_t) override { return unexpected(-EBADF); }
   int munmap(void*, size_t) override { return -EINVAL; }
   std::optional<std::string> read_file(std::string_view) override { return std::nullopt; }
   std::optional<std::vector<std::string>> list_dir(std::string_view) override { return std::nullopt; }

@@ -55,8 +55,7 @@ void free_bo(Process& p, uint64_t handle) {
 
 // Maps a device buffer over the reserved VA; false (and the reservation dropped) on failure.
 bool mmap_fixed(Process& p, void* va, uint64_t size, int prot, int flags, int fd, uint64_t offset) {
-  int error = 0;
-  void* got = p.transport->mmap(va, size, prot, flags | MAP_FIXED, fd, static_cast<off_t>(offset), &error);
+  void* got = p.transport->mmap(va, size, prot, flags | MAP_FIXED, fd, static_cast<off_t>(offset)).value_or(nullptr);
   if (got == va) return true;
   if (got) release_va(p, got, size, true);
   return false;

@@ -28,13 +28,9 @@ class SyscallTransport final : public Transport {
     } while (rc == -1 && (errno == EINTR || errno == EAGAIN));
     return rc == -1 ? -errno : 0;
   }
-  void* mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset, int* error) override {
+  Expected<void*, int> mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset) override {
     void* p = ::mmap(addr, length, prot, flags, fd, offset);
-    if (p == MAP_FAILED) {
-      if (error) *error = errno;
-      return nullptr;
-    }
-    if (error) *error = 0;
+    if (p == MAP_FAILED) return unexpected(-errno);
     return p;
   }
   int munmap(void* addr, size_t length) override { return ::munmap(addr, length) == 0 ? 0 : -errno; }

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/expected.h"
+
 namespace rocref::thunk {
 
 class Transport {
@@ -23,7 +25,8 @@ class Transport {
   virtual int open_render(uint32_t minor) = 0;                  // fd or -errno
   virtual int close(int fd) = 0;
   virtual int ioctl(int fd, unsigned long request, void* arg) = 0;  // 0 or -errno
-  virtual void* mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset, int* error) = 0;
+  // The mapped address or -errno.
+  virtual Expected<void*, int> mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset) = 0;
   virtual int munmap(void* addr, size_t length) = 0;
   virtual std::optional<std::string> read_file(std::string_view path) = 0;
   virtual std::optional<std::vector<std::string>> list_dir(std::string_view path) = 0;

@@ -136,10 +136,11 @@ TEST_F(ProcessIsolation, ISO_3_DoorbellPagesAreSeparateAndQueuesSurvive) {
   cq.queue_percentage = 100;
   cq.queue_priority = 7;
   ASSERT_EQ(b_.t->ioctl(b_.kfd, AMDKFD_IOC_CREATE_QUEUE, &cq), 0);
-  int err = 0;
-  void* page = b_.t->mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, b_.kfd,
-                          static_cast<off_t>(cq.doorbell_offset & ~uint64_t{8191}), &err);
-  ASSERT_NE(page, nullptr) << "errno " << err;
+  const auto mapped = b_.t->mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, b_.kfd,
+                                 static_cast<off_t>(cq.doorbell_offset & ~uint64_t{8191}));
+  ASSERT_TRUE(mapped.has_value()) << "errno " << mapped.error();
+  void* page = *mapped;
+  ASSERT_NE(page, nullptr);
   auto* a_page = reinterpret_cast<uint8_t*>(reinterpret_cast<uintptr_t>(a.resource().Queue_DoorBell_aql) &
                                             ~uintptr_t{8191});
   EXPECT_NE(page, a_page);

@@ -91,15 +91,16 @@ void GpuVm::invalidate_tlb_range(uint64_t va, uint64_t size) noexcept {
   tlb_.invalidate_range(va, size);
 }
 
-void* GpuVm::resolve(uint64_t va, size_t size, Access access, bool use_tlb, VmFault* fault) noexcept {
+Expected<void*, VmFault> GpuVm::resolve(uint64_t va, size_t size, Access access, bool use_tlb) noexcept {
   const VmConcreteDomain d;
-  fault->vmid = vmid_;
-  fault->access = access;
+  VmFault fault;
+  fault.vmid = vmid_;
+  fault.access = access;
   const uint64_t len = size ? size : 1;
   if (!range_in_va(d, va, len)) {
-    fault->va = page_base(d, va);
-    fault->not_present = true;
-    return nullptr;
+    fault.va = page_base(d, va);
+    fault.not_present = true;
+    return unexpected(fault);
   }
   // VM-XLATE-1..3, VM-PERM-1: the decision of vm_rules.h, folded over the range's pages in order
   // and stopping at the first fault (the Z3 encoding folds the same function over a bounded range).
@@ -123,11 +124,11 @@ void* GpuVm::resolve(uint64_t va, size_t size, Access access, bool use_tlb, VmFa
     }
   }
   if (x.fault == kXlateOk) return reinterpret_cast<void*>(static_cast<uintptr_t>(xlate_address(d, x, va)));
-  fault->va = x.fault_page;
-  fault->not_present = x.fault == kXlateNotPresent || x.fault == kXlateNotReadable || x.fault == kXlateNotContiguous;
-  fault->read_only = x.fault == kXlateReadOnly;
-  fault->no_execute = x.fault == kXlateNoExecute;
-  return nullptr;
+  fault.va = x.fault_page;
+  fault.not_present = x.fault == kXlateNotPresent || x.fault == kXlateNotReadable || x.fault == kXlateNotContiguous;
+  fault.read_only = x.fault == kXlateReadOnly;
+  fault.no_execute = x.fault == kXlateNoExecute;
+  return unexpected(fault);
 }
 
 void* GpuVm::translate(uint64_t va, size_t size, Access access) noexcept {
@@ -135,7 +136,9 @@ void* GpuVm::translate(uint64_t va, size_t size, Access access) noexcept {
   VmFaultHandler handler;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (void* p = resolve(va, size, access, true, &fault)) return p;
+    Expected<void*, VmFault> r = resolve(va, size, access, true);
+    if (r) return *r;
+    fault = r.error();
     ++faults_;
     handler = on_fault_;
   }
@@ -144,9 +147,8 @@ void* GpuVm::translate(uint64_t va, size_t size, Access access) noexcept {
 }
 
 void* GpuVm::peek(uint64_t va, size_t size, Access access) noexcept {
-  VmFault fault;
   std::lock_guard<std::mutex> lock(mu_);
-  return resolve(va, size, access, false, &fault);
+  return resolve(va, size, access, false).value_or(nullptr);
 }
 
 void GpuVm::set_fault_handler(VmFaultHandler on_fault) {

@@ -14,6 +14,7 @@
 #include <map>
 #include <mutex>
 
+#include "common/expected.h"
 #include "gpu/memory_access.h"
 #include "gpu/vm/page_table.h"
 #include "gpu/vm/tlb.h"
@@ -70,7 +71,8 @@ class GpuVm final : public MemoryAccess {
   uint64_t faults() const;
 
  private:
-  void* resolve(uint64_t va, size_t size, Access access, bool use_tlb, VmFault* fault) noexcept;
+  // The host address of va, or the fault that stopped the translation.
+  Expected<void*, VmFault> resolve(uint64_t va, size_t size, Access access, bool use_tlb) noexcept;
   bool userptr_evicted(uint64_t page, uint64_t access_end, uint64_t* checked_end) noexcept;
 
   struct UserRange {

@@ -316,9 +316,9 @@ struct Program {
   uint64_t* doorbell(Queue& q) {
     Proc& p = procs[q.proc];
     if (!p.doorbells) {
-      int err = 0;
-      p.doorbells = static_cast<uint64_t*>(kfd().mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, p.fd,
-                                                      static_cast<off_t>(q.doorbell_offset & ~uint64_t{8191}), &err));
+      const auto page = kfd().mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, p.fd,
+                                   static_cast<off_t>(q.doorbell_offset & ~uint64_t{8191}));
+      p.doorbells = static_cast<uint64_t*>(page.value_or(nullptr));
     }
     return p.doorbells ? p.doorbells + (q.doorbell_offset & 8191) / 8 : nullptr;
   }
@@ -528,15 +528,15 @@ struct Program {
 
   void cpu_map() {
     const int i = proc_index();
-    int err = 0;
     const uint64_t vp = in.ConsumeIntegralInRange<uint64_t>(0, kVramPages - 1);
     const uint64_t off = in.ConsumeIntegralInRange<int>(0, 3) ? in.ConsumeIntegralInRange<uint64_t>(0, 64) * kPage
                                                             : in.ConsumeIntegral<uint64_t>();
     const size_t len = in.ConsumeIntegralInRange<size_t>(1, 4) * kPage;
     const int fd = in.ConsumeBool() ? procs[i].render : procs[i].fd;
     // Only into the harness's VRAM reservation, as the thunk maps buffers (MAP_FIXED).
-    void* m = kfd().mmap(a().vram + vp * kPage, std::min<size_t>(len, (kVramPages - vp) * kPage),
-                         PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, static_cast<off_t>(off), &err);
+    const auto mapped = kfd().mmap(a().vram + vp * kPage, std::min<size_t>(len, (kVramPages - vp) * kPage),
+                                   PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, static_cast<off_t>(off));
+    void* m = mapped.value_or(nullptr);
     if (m && m != a().vram + vp * kPage) {
       kfd().munmap(m, 0);  // a driver page (doorbell, events): drop the reference
     } else if (m) {

@@ -159,18 +159,12 @@ int FakeKfd::ioctl(int fd, unsigned long request, void* arg) {
   }
 }
 
-void* FakeKfd::mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset, int* error) {
+Expected<void*, int> FakeKfd::mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset) {
   mmaps.push_back({addr, length, prot, flags, fd, static_cast<uint64_t>(offset)});
-  if (fd != kKfdFd && fd != kRenderFd) {
-    *error = EBADF;
-    return nullptr;
-  }
+  if (fd != kKfdFd && fd != kRenderFd) return unexpected(-EBADF);
   // Device memory stands in as anonymous memory at the requested place.
   void* p = ::mmap(addr, length, prot, (flags & MAP_FIXED) | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) {
-    *error = errno;
-    return nullptr;
-  }
+  if (p == MAP_FAILED) return unexpected(-errno);
   return p;
 }
 

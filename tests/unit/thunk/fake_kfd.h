@@ -41,7 +41,7 @@ class FakeKfd final : public Transport {
   int open_render(uint32_t minor) override;
   int close(int fd) override;
   int ioctl(int fd, unsigned long request, void* arg) override;
-  void* mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset, int* error) override;
+  Expected<void*, int> mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset) override;
   int munmap(void* addr, size_t length) override;
   std::optional<std::string> read_file(std::string_view path) override;
   std::optional<std::vector<std::string>> list_dir(std::string_view path) override;

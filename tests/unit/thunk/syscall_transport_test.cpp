@@ -30,9 +30,9 @@ TEST(SyscallTransport, ErrorsComeBackAsNegativeErrno) {
   int arg = 0;
   EXPECT_EQ(t->ioctl(-1, FIONREAD, &arg), -EBADF);
   EXPECT_EQ(t->close(-1), -EBADF);
-  int error = 0;
-  EXPECT_EQ(t->mmap(nullptr, 4096, PROT_READ, MAP_SHARED, -1, 0, &error), nullptr);
-  EXPECT_NE(error, 0);
+  const Expected<void*, int> mapped = t->mmap(nullptr, 4096, PROT_READ, MAP_SHARED, -1, 0);
+  ASSERT_FALSE(mapped.has_value());
+  EXPECT_NE(mapped.error(), 0);
 }
 
 TEST(SyscallTransport, ReadsFilesAndListsDirectories) {
@@ -50,10 +50,11 @@ TEST(SyscallTransport, ReadsFilesAndListsDirectories) {
 
 TEST(SyscallTransport, MmapAndMunmapAreTheSystemCalls) {
   auto t = make_syscall_transport();
-  int error = -1;
-  void* p = t->mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0, &error);
+  const Expected<void*, int> mapped =
+      t->mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_TRUE(mapped.has_value());
+  void* p = *mapped;
   ASSERT_NE(p, nullptr);
-  EXPECT_EQ(error, 0);
   static_cast<char*>(p)[8191] = 1;
   EXPECT_EQ(t->munmap(p, 8192), 0);
 }
