@@ -28,6 +28,16 @@
 namespace rocref::kfd {
 namespace {
 
+// KfdDevice::mmap's address, or nullptr with the errno in *err (the shape these tests read).
+void* mmap_or_null(KfdDevice& dev, void* addr, size_t length, int prot, int flags, int fd, off_t off, int* err) {
+  auto r = dev.mmap(addr, length, prot, flags, fd, off);
+  if (!r) {
+    *err = r.error();
+    return nullptr;
+  }
+  return *r;
+}
+
 constexpr const char* kRoot = "/sys/devices/virtual/kfd/kfd/topology/nodes/";
 constexpr uint64_t kPage = 4096;
 
@@ -289,16 +299,16 @@ void check_ioctls(uint32_t n) {
     ASSERT_EQ(r, 0);
     EXPECT_EQ((q.doorbell_offset >> 46) & 0xffff, id);
     int err = 0;
-    void* page = dev.mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, p.fd,
-                          static_cast<off_t>(q.doorbell_offset & ~uint64_t{8191}), &err);
+    void* page = mmap_or_null(dev, nullptr, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, p.fd,
+                              static_cast<off_t>(q.doorbell_offset & ~uint64_t{8191}), &err);
     EXPECT_NE(page, nullptr) << err;
     if (page) dev.munmap(page, 8192);
     kfd_ioctl_destroy_queue_args d{q.queue_id, 0};
     EXPECT_EQ(p.io(AMDKFD_IOC_DESTROY_QUEUE, &d), 0);
   }
   int err = 0;
-  EXPECT_EQ(dev.mmap(nullptr, 8192, PROT_READ, MAP_SHARED, p.fd,
-                     static_cast<off_t>((uint64_t{3} << 62) | (uint64_t{bad} << 46)), &err),
+  EXPECT_EQ(mmap_or_null(dev, nullptr, 8192, PROT_READ, MAP_SHARED, p.fd,
+                         static_cast<off_t>((uint64_t{3} << 62) | (uint64_t{bad} << 46)), &err),
             nullptr);
   EXPECT_EQ(err, -ENODEV);
 }
@@ -335,8 +345,8 @@ struct PeerSdma {
     q.queue_percentage = 100;
     if (int r = p.io(AMDKFD_IOC_CREATE_QUEUE, &q)) return r;
     int err = 0;
-    page = p.dev.mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, p.fd,
-                      static_cast<off_t>(q.doorbell_offset & ~uint64_t{8191}), &err);
+    page = mmap_or_null(p.dev, nullptr, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, p.fd,
+                        static_cast<off_t>(q.doorbell_offset & ~uint64_t{8191}), &err);
     if (!page) return err;
     doorbell = reinterpret_cast<uint64_t*>(static_cast<uint8_t*>(page) + (q.doorbell_offset & 8191));
     return 0;
@@ -401,8 +411,8 @@ bool peer_vram_reads(uint32_t n) {
   EXPECT_EQ(p.alloc(p.ids[0], KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE, kPage, va, &h, &off), 0);
   EXPECT_EQ(p.map(h, {p.ids[0]}), 0);
   int err = 0;
-  auto* cpu = static_cast<uint8_t*>(dev.mmap(reinterpret_cast<void*>(va), kPage, PROT_READ | PROT_WRITE,
-                                             MAP_SHARED | MAP_FIXED, p.render[0], static_cast<off_t>(off), &err));
+  auto* cpu = static_cast<uint8_t*>(mmap_or_null(dev, reinterpret_cast<void*>(va), kPage, PROT_READ | PROT_WRITE,
+                                                 MAP_SHARED | MAP_FIXED, p.render[0], static_cast<off_t>(off), &err));
   if (cpu == nullptr) return false;
   for (uint32_t i = 0; i < 256; ++i) cpu[i] = static_cast<uint8_t>(i * 7 + 3);
 
