@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/model_clock.h"
+#include "gpu/isa/tiling.h"
 #include "kfd/device_state.h"
 #include "kfd/user_copy.h"
 
@@ -138,9 +139,10 @@ int kfd_ioctl_set_xnack_mode(IoctlCall& c) {
 int kfd_ioctl_get_tile_config(IoctlCall& c) {
   auto* args = static_cast<kfd_ioctl_get_tile_config_args*>(c.args);
   if (c.dev.gpu_index(args->gpu_id) < 0) return -EINVAL;
-  // gfx9: GB_ADDR_CONFIG of Vega 10; the tile-mode arrays exist but are all zero.
+  // gfx9: GB_ADDR_CONFIG of Vega 10 (the value the texture unit addresses tiled images with,
+  // ISA-IMG-4); the tile-mode arrays exist but are all zero.
   constexpr uint32_t kTileConfigs = 32, kMacroTileConfigs = 16;
-  args->gb_addr_config = 0x2a114042;
+  args->gb_addr_config = gpu::isa::kGbAddrConfig;
   args->num_banks = 0;
   args->num_ranks = 0;
   args->num_tile_configs = std::min(args->num_tile_configs, kTileConfigs);

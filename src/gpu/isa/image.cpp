@@ -1,11 +1,13 @@
-// gpu/isa/image.cpp - MIMG: image_load(_mip), image_store(_mip), image_sample(_l, _lz) on linear images.
+// gpu/isa/image.cpp - MIMG: image_load(_mip), image_store(_mip), image_sample(_l, _lz) on linear images
+// and on 2D (array) images in the gfx9 S/D swizzle modes (tiling.h, ISA-IMG-4).
 //
 // The T# (8 SGPRs at srsrc) and S# (4 SGPRs at ssamp) are read with the gfx9
 // layouts of resource_descriptors.h; every texel goes through the context's
 // memory (GPUVM), so a bad address is a GPU page fault (ISA-MEM-1). What the
 // model does not execute fails the queue as an illegal instruction (ISA-ERR-1):
-// tiled images (SW_MODE != 0), mip chains, cube maps, packed formats, border
-// colour tables, linear filtering of integer formats, d16/a16/tfe/lwe (ISA-IMG-3).
+// the other swizzle modes (Z, R, PRT) and tiled 1D/3D images, mip chains, cube maps,
+// packed formats, border colour tables, linear filtering of integer formats,
+// d16/a16/tfe/lwe (ISA-IMG-3).
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -13,6 +15,7 @@
 
 #include "gpu/isa/resource_descriptors.h"
 #include "gpu/isa/texel_format.h"
+#include "gpu/isa/tiling.h"
 #include "gpu/isa/vector_operands.h"
 
 namespace rocref::gpu::isa {
@@ -36,6 +39,8 @@ struct Image {
   bool array = false;            // the last coordinate is a layer index
   TexelFormat texel;
   uint32_t dst_sel[4] = {};
+  bool tiled = false;  // SW_MODE != 0: `tiling` addresses the texels
+  Tiling tiling;
 };
 
 struct Sampler {
@@ -62,10 +67,14 @@ const char* read_image(const uint32_t* t, Image* img) {
       break;
     default: return "unimplemented (T# type of)";
   }
-  if (tsharp::kSwMode.get(t) != 0) return "unimplemented (tiled T# SW_MODE of)";
   if (tsharp::kLastLevel.get(t) != tsharp::kBaseLevel.get(t)) return "unimplemented (mip-mapped T# of)";
   if (!texel_format(tsharp::kDataFormat.get(t), tsharp::kNumFormat.get(t), &img->texel)) {
     return "unimplemented (T# data/num format of)";
+  }
+  if (const uint32_t sw_mode = tsharp::kSwMode.get(t); sw_mode != 0) {
+    if (type != tsharp::k2D && type != tsharp::k2DArray) return "unimplemented (tiled 1D/3D T# of)";
+    if (!tiling_of(sw_mode, img->texel.bytes, &img->tiling)) return "unimplemented (tiled T# SW_MODE of)";
+    img->tiled = true;
   }
   img->base = (uint64_t{tsharp::kBaseLo.get(t)} | uint64_t{tsharp::kBaseHi.get(t)} << 32) << 8;
   img->size[0] = tsharp::kWidth.get(t) + 1;
@@ -77,8 +86,12 @@ const char* read_image(const uint32_t* t, Image* img) {
   return nullptr;
 }
 
-// The texel (x, y, z) of a linear image: rows of `pitch` texels, slices of height rows.
+// The texel (x, y, z) of a linear image: rows of `pitch` texels, slices of height rows;
+// of a tiled one: where the swizzle mode puts it (z is the array slice).
 uint64_t texel_address(const Image& img, uint32_t x, uint32_t y, uint32_t z) {
+  if (img.tiled) {
+    return img.base + tiled_offset(img.tiling, decode_gb_addr_config(kGbAddrConfig), img.pitch, img.size[1], x, y, z);
+  }
   return img.base + ((uint64_t{z} * img.size[1] + y) * img.pitch + x) * img.texel.bytes;
 }
 

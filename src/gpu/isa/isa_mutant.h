@@ -20,6 +20,7 @@ enum class IsaMutant : unsigned {
   MimgSsampFromSrsrc,       // ISA-DEC-1: decoder takes the MIMG sampler (SSAMP) from the SRSRC field
   FormatIgnoresDstSel,      // ISA-IMG-2: buffer/image format loads return the channels without DST_SEL
   LinearNoHalfTexel,        // ISA-IMG-2: bilinear filtering forgets the half-texel shift (texel centres)
+  TiledNoPipeBankXor,       // ISA-IMG-4: the _X swizzle modes address texels without the pipe/bank XOR
   StatsSkipScalar,          // ISA-TRACE-1: the per-dispatch counts leave scalar instructions out
   FineGrainCached,          // GPU-GRAIN-1: the L2 caches fine-grained (MTYPE_UC) memory too
   L2WritesThrough,          // GPU-GRAIN-2: the L2 writes every store through (a narrow release is never stale)

@@ -40,3 +40,15 @@ extern "C" __global__ void store_2d(unsigned int* t, const int* x, const int* y,
   const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (i < n) __ockl_image_store_2D(TSHARP(t), int2(x[i], y[i]).data, in[i].data);
 }
+
+extern "C" __global__ void load_2d_array(unsigned int* t, const int* x, const int* y, const int* layer, float4* out,
+                                         int n) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < n) out[i].data = __ockl_image_load_2Da(TSHARP(t), int4(x[i], y[i], layer[i], 0).data);
+}
+
+extern "C" __global__ void store_2d_array(unsigned int* t, const int* x, const int* y, const int* layer,
+                                          const float4* in, int n) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < n) __ockl_image_store_2Da(TSHARP(t), int4(x[i], y[i], layer[i], 0).data, in[i].data);
+}

@@ -7,9 +7,11 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <vector>
 
 #include "code_object.h"
@@ -456,6 +458,227 @@ RC_GTEST_PROP(IsaImage, ISA_IMG_2_SamplesFilterAndAddressAsTheSamplerSays, ()) {
   RC_ASSERT(check_sample(img, s, us, vs, with_lod ? &lods : nullptr));
 }
 
+// --- tiled images: 2D (array) T#s in the gfx9 S/D swizzle modes, as ROCR creates opaque images (ISA-IMG-4) ---
+//
+// The reference computes addresses the way AMD's gfx9 address library does from coordinates (micro-block
+// offset formulas, a Morton code of the micro-block indices, then the pipe and bank fold-XOR), not from the
+// interpreter's per-bit equation.
+
+// GB_ADDR_CONFIG 0x2a114042 (the model's Vega 10): 4 pipes, 256-byte pipe interleave, 16 banks, 4 shader engines.
+constexpr unsigned kPipeInterleaveLog2 = 8, kPipesLog2 = 2, kBanksLog2 = 4, kSeLog2 = 2;
+
+struct SwMode {
+  uint32_t code, block_log2;
+  bool display, xored;
+};
+const SwMode kSwModes[] = {{1, 8, false, false},   {2, 8, true, false},    {5, 12, false, false},
+                           {6, 12, true, false},   {9, 16, false, false},  {10, 16, true, false},
+                           {21, 12, false, true},  {22, 12, true, true},   {25, 16, false, true},
+                           {26, 16, true, true}};
+constexpr uint32_t kMicroW[5] = {16, 16, 8, 8, 4}, kMicroH[5] = {16, 8, 8, 4, 4};
+
+uint32_t bits(uint32_t v, unsigned lo, unsigned n, unsigned to) { return ((v >> lo) & ((1u << n) - 1)) << to; }
+
+uint32_t micro_block_offset(bool display, unsigned e, uint32_t x, uint32_t y) {
+  if (!display) {
+    const uint32_t xb = x << e;
+    uint32_t m = (xb & 0xf) | (y & 3) << 4;
+    if (e < 3) m |= (y & 4) << 4 | (e == 0 ? (y & 8) << 4 : (xb & 0x10) << 3);
+    else m |= (xb & 0x30) << 2;
+    return m;
+  }
+  if (e == 4) return bits(x, 0, 1, 4) | bits(y, 0, 1, 5) | bits(x, 1, 1, 6) | bits(y, 1, 1, 7);
+  const uint32_t m = bits(x, 0, 3, e) | bits(y, 1, 2, 3 + e) | bits(x, 3, 1, 5 + e) | bits(y, 3, 1, 6 + e);
+  return bits(m, 0, 4, 0) | bits(y, 0, 1, 4) | bits(m, 4, 3, 5);
+}
+
+uint64_t morton(uint32_t x, uint32_t y) {  // y in the even bits
+  uint64_t m = 0;
+  for (unsigned i = 0; i < 16; ++i) m |= uint64_t{(y >> i) & 1} << (2 * i) | uint64_t{(x >> i) & 1} << (2 * i + 1);
+  return m;
+}
+
+uint64_t reverse_bits(uint64_t v, unsigned n) {
+  uint64_t r = 0;
+  for (unsigned i = 0; i < n; ++i) r |= ((v >> (n - 1 - i)) & 1) << i;
+  return r;
+}
+
+uint64_t fold_xor(uint64_t v, unsigned n) { return (v & ((uint64_t{1} << n) - 1)) ^ reverse_bits(v >> n, n); }
+
+struct TiledImage {
+  Fmt f;
+  SwMode mode;
+  uint32_t w, h, layers, pitch;  // pitch: a multiple of the block width
+  unsigned e;                    // log2 texel bytes
+  uint32_t block_w, block_h;
+  std::vector<uint8_t> memory;   // the image at the first block-aligned address inside
+  uint64_t base() const { return (addr(memory) + (uint64_t{1} << mode.block_log2) - 1) & ~((uint64_t{1} << mode.block_log2) - 1); }
+};
+
+uint64_t reference_tiled_offset(const TiledImage& img, uint32_t x, uint32_t y, uint32_t slice) {
+  const unsigned e = img.e, blk = img.mode.block_log2;
+  uint64_t off = micro_block_offset(img.mode.display, e, x, y) | morton(x / kMicroW[e], y / kMicroH[e]) << 8;
+  if (img.mode.xored) {
+    const unsigned pipe = std::min(blk - kPipeInterleaveLog2, kPipesLog2 + kSeLog2);
+    const unsigned bank = std::min(blk - pipe - kPipeInterleaveLog2, kBanksLog2);
+    const uint64_t low = off & 0xff;
+    uint64_t rest = off >> kPipeInterleaveLog2;
+    const uint64_t pipe_xor = fold_xor(rest, pipe);
+    rest >>= pipe;
+    const uint64_t bank_xor = fold_xor(rest, bank);
+    rest >>= bank;
+    off = ((rest << bank | bank_xor) << pipe | pipe_xor) << kPipeInterleaveLog2 | low;
+    off ^= reverse_bits(slice, pipe) << kPipeInterleaveLog2;
+    off ^= reverse_bits(slice >> pipe, bank) << (kPipeInterleaveLog2 + pipe);
+  }
+  off &= (uint64_t{1} << blk) - 1;
+  const uint64_t row_blocks = img.pitch / img.block_w, slice_rows = (img.h + img.block_h - 1) / img.block_h;
+  return ((slice * slice_rows + y / img.block_h) * row_blocks + x / img.block_w) << blk | off;
+}
+
+rc::Gen<TiledImage> tiled_image(bool float32_only) {
+  return gen::exec([float32_only] {
+    TiledImage img;
+    img.f = float32_only ? *gen::element(kFormats[0], kFormats[1])
+                         : *gen::elementOf(std::vector<Fmt>(std::begin(kFormats), std::end(kFormats)));
+    img.mode = *gen::elementOf(std::vector<SwMode>(std::begin(kSwModes), std::end(kSwModes)));
+    const uint32_t bytes = img.f.channels * img.f.bits / 8;
+    img.e = static_cast<unsigned>(std::countr_zero(bytes));
+    const unsigned amp = img.mode.block_log2 - 8;
+    img.block_w = kMicroW[img.e] << (amp / 2);
+    img.block_h = kMicroH[img.e] << (amp - amp / 2);
+    const uint32_t blocks = img.mode.block_log2 == 16 ? 1 : 2;  // image spans up to this many blocks (+ a few texels)
+    img.w = *gen::inRange(1u, blocks * img.block_w + 4);
+    img.h = *gen::inRange(1u, blocks * img.block_h + 4);
+    img.layers = *gen::inRange(1u, 5u);
+    img.pitch = ((img.w + img.block_w - 1) / img.block_w + *gen::inRange(0u, 2u)) * img.block_w;
+    const size_t size = size_t{img.layers} * ((img.h + img.block_h - 1) / img.block_h) * (img.pitch / img.block_w)
+                        << img.mode.block_log2;
+    img.memory.resize(size + (size_t{1} << img.mode.block_log2));
+    std::mt19937 random_bytes(*gen::arbitrary<uint32_t>());
+    for (auto& b : img.memory) b = static_cast<uint8_t>(random_bytes());
+    return img;
+  });
+}
+
+std::vector<uint32_t> tiled_tsharp(const TiledImage& img, bool array) {
+  std::vector<uint32_t> t(16, 0);
+  const uint64_t base = img.base();
+  t[0] = static_cast<uint32_t>(base >> 8);
+  t[1] = static_cast<uint32_t>(base >> 40) | img.f.dfmt << 20 | img.f.nfmt << 26;
+  t[2] = (img.w - 1) | (img.h - 1) << 14;
+  t[3] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | img.mode.code << 20 | (array ? 13u : 9u) << 28;
+  t[4] = (array ? img.layers - 1 : 0) | (img.pitch - 1) << 13;
+  return t;
+}
+
+// Coordinates inside the image (and a few outside); with array, layers too.
+struct Coords {
+  std::vector<int> x, y, layer;
+};
+rc::Gen<Coords> coords(const TiledImage& img, bool array, size_t n) {
+  return gen::exec([&img, array, n] {
+    Coords c;
+    c.x = *gen::container<std::vector<int>>(n, gen::inRange(-1, static_cast<int>(img.w) + 1));
+    c.y = *gen::container<std::vector<int>>(n, gen::inRange(-1, static_cast<int>(img.h) + 1));
+    c.layer = *gen::container<std::vector<int>>(n, gen::inRange(0, array ? static_cast<int>(img.layers) : 1));
+    return c;
+  });
+}
+
+bool inside(const TiledImage& img, const Coords& c, size_t i) {
+  return c.x[i] >= 0 && c.y[i] >= 0 && uint32_t(c.x[i]) < img.w && uint32_t(c.y[i]) < img.h;
+}
+
+bool check_tiled_load(const TiledImage& img, bool array, const Coords& c) {
+  const std::vector<uint32_t> t = tiled_tsharp(img, array);
+  const size_t n = c.x.size();
+  std::vector<float> out(n * 4 + 64, -7.0f);
+  const Allow a(img.memory), b(t), cx(c.x), cy(c.y), cl(c.layer), o(out);
+  Result r;
+  if (array) {
+    struct {
+      uint64_t t, x, y, layer, out;
+      int n;
+    } args{addr(t), addr(c.x), addr(c.y), addr(c.layer), addr(out), static_cast<int>(n)};
+    r = launch("load_2d_array", args, static_cast<uint32_t>(n));
+  } else {
+    struct {
+      uint64_t t, x, y, out;
+      int n;
+    } args{addr(t), addr(c.x), addr(c.y), addr(out), static_cast<int>(n)};
+    r = launch("load_2d", args, static_cast<uint32_t>(n));
+  }
+  if (r.fault) {
+    RC_LOG() << r.fault->what << "\n";
+    return false;
+  }
+  const auto* bytes = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(img.base()));
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t want[4] = {0, 0, 0, 0};
+    if (inside(img, c, i)) {
+      reference_texel(img.f, bytes + reference_tiled_offset(img, c.x[i], c.y[i], c.layer[i]), want);
+    }
+    if (std::memcmp(&out[i * 4], want, 16) != 0) {
+      RC_LOG() << "mode " << img.mode.code << " lane " << i << " (" << c.x[i] << ", " << c.y[i] << ", " << c.layer[i]
+               << ")\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+// Stores of f32 texels: exactly the reference's bytes change (the last lane writing a texel wins).
+bool check_tiled_store(TiledImage& img, bool array, const Coords& c, const std::vector<float>& in) {
+  const std::vector<uint32_t> t = tiled_tsharp(img, array);
+  std::vector<uint8_t> want = img.memory;
+  const size_t n = c.x.size();
+  const Allow a(img.memory), b(t), cx(c.x), cy(c.y), cl(c.layer), d(in);
+  Result r;
+  if (array) {
+    struct {
+      uint64_t t, x, y, layer, in;
+      int n;
+    } args{addr(t), addr(c.x), addr(c.y), addr(c.layer), addr(in), static_cast<int>(n)};
+    r = launch("store_2d_array", args, static_cast<uint32_t>(n));
+  } else {
+    struct {
+      uint64_t t, x, y, in;
+      int n;
+    } args{addr(t), addr(c.x), addr(c.y), addr(in), static_cast<int>(n)};
+    r = launch("store_2d", args, static_cast<uint32_t>(n));
+  }
+  if (r.fault) {
+    RC_LOG() << r.fault->what << "\n";
+    return false;
+  }
+  const size_t skip = img.base() - addr(img.memory);
+  for (size_t i = 0; i < n; ++i) {
+    if (!inside(img, c, i)) continue;
+    std::memcpy(want.data() + skip + reference_tiled_offset(img, c.x[i], c.y[i], c.layer[i]), &in[i * 4],
+                img.f.channels * 4);
+  }
+  return want == img.memory;
+}
+
+RC_GTEST_PROP(IsaImage, ISA_IMG_4_TiledImageLoadsReadTheSwizzledTexel, ()) {
+  const TiledImage img = *tiled_image(false);
+  const bool array = *gen::arbitrary<bool>();
+  const Coords c = *coords(img, array, *gen::inRange<size_t>(1, 150));
+  RC_ASSERT(check_tiled_load(img, array, c));
+}
+
+RC_GTEST_PROP(IsaImage, ISA_IMG_4_TiledImageStoresWriteTheSwizzledTexel, ()) {
+  TiledImage img = *tiled_image(true);
+  const bool array = *gen::arbitrary<bool>();
+  const size_t n = *gen::inRange<size_t>(1, 100);
+  const Coords c = *coords(img, array, n);
+  std::vector<float> in(n * 4);
+  for (auto& v : in) v = static_cast<float>(*gen::inRange(-64, 64)) / 4;
+  RC_ASSERT(check_tiled_store(img, array, c, in));
+}
+
 // Unexecuted variants fail the queue as an illegal instruction; a T# pointing nowhere is a page fault.
 TEST(IsaImage, ISA_IMG_3_UnexecutedVariantsAndBadAddressesFailTheQueue) {
   ASSERT_TRUE(kernels().ok()) << kernels().error();
@@ -468,7 +691,7 @@ TEST(IsaImage, ISA_IMG_3_UnexecutedVariantsAndBadAddressesFailTheQueue) {
     uint64_t t, x, y, out;
     int n;
   } args{addr(t), addr(xs), addr(ys), addr(out), 8};
-  t[3] |= 1u << 20;  // SW_MODE 1: a tiled image
+  t[3] |= 4u << 20;  // SW_MODE 4 (SW_4KB_Z): a Z-order swizzle the model does not address
   Result r = launch("load_2d", args, 8);
   ASSERT_TRUE(r.fault.has_value());
   EXPECT_EQ(r.fault->status, HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION) << r.fault->what;
@@ -504,6 +727,21 @@ TEST(IsaImage, PlantedImageBugsAreCaught) {
   {
     Mutant m(IsaMutant::LinearNoHalfTexel);
     EXPECT_FALSE(check_sample(img, s, us, vs, nullptr));
+  }
+  // SW_4KB_D_X, 4-byte texels, three slices of a 40x9 array: the pipe XOR moves texels between 256-byte runs.
+  TiledImage tiled{kFormats[4], kSwModes[7], 40, 9, 3, 64, 2, 32, 32, std::vector<uint8_t>(3 * 2 * 4096 + 4096)};
+  std::mt19937 random_bytes(7);  // no period: the XOR moves texels by multiples of 256 bytes
+  for (auto& b : tiled.memory) b = static_cast<uint8_t>(random_bytes());
+  Coords c;
+  for (int i = 0; i < 120; ++i) {
+    c.x.push_back(i % 40);
+    c.y.push_back(i % 9);
+    c.layer.push_back(i % 3);
+  }
+  ASSERT_TRUE(check_tiled_load(tiled, true, c));
+  {
+    Mutant m(IsaMutant::TiledNoPipeBankXor);
+    EXPECT_FALSE(check_tiled_load(tiled, true, c));
   }
 }
 #endif
