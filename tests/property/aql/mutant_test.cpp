@@ -145,7 +145,9 @@ TEST(AqlMutant, EveryMutantHasACheck) {
                                     Mutant::CompletionBeforeWork,
                                     // Checked in tests/unit/isa/isa_grain_test.cpp (IsaGrain.GPU_GRAIN_*).
                                     Mutant::SystemReleaseSkipsL2WriteBack, Mutant::SystemAcquireKeepsL2Lines,
-                                    Mutant::BypassingEngineSkipsL2WriteBack};
+                                    Mutant::BypassingEngineSkipsL2WriteBack,
+                                    // Checked in tests/unit/aql_fast (AqlFastMutant.AQL_INV_4_*).
+                                    Mutant::IdleReaderPollsSlot};
   for (uint32_t m = 0; m < static_cast<uint32_t>(Mutant::kCount); ++m) {
     EXPECT_TRUE(checked.count(static_cast<Mutant>(m))) << mutant_name(static_cast<Mutant>(m)) << " has no check";
   }
