@@ -46,6 +46,7 @@ struct DeviceState {
   HostArena mmio;  // the HDP flush page behind MMIO_REMAP
   MemLimit mem_limit;  // KFD-MEM-11: what every buffer object is charged (guarded by mu)
   InterruptRing ih;
+  std::vector<IhEntry> ih_batch;  // drain_interrupts_locked's list, kept for its buffer
   HwScheduler hws;       // compute queues: pipes x slots
   HwScheduler sdma_hws;  // SDMA queues: engines x queues per engine, scheduled apart from compute
   gpu::EngineScheduler engines;  // runs hws.run_slice() as one engine on its thread
