@@ -42,8 +42,8 @@ class RingReader {
         ring_(static_cast<uint8_t*>(queue->hsa_queue.base_address)),
         ring_end_(ring_ + size_t{queue->hsa_queue.size} * kPacketBytes),
         mask_(queue->hsa_queue.size - 1),
-        batch_(release_batch == 0 ? 1 : (release_batch > queue->hsa_queue.size ? queue->hsa_queue.size
-                                                                                : release_batch)),
+        batch_(release_batch == 0 ? 1
+                                  : (release_batch > queue->hsa_queue.size ? queue->hsa_queue.size : release_batch)),
         batch_bytes_(batch_ * kPacketBytes),
         published_(atomic_field(queue->read_dispatch_id).load(std::memory_order_relaxed)) {
     cursor_ = slot_of(published_);

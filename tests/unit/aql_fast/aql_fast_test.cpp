@@ -70,9 +70,7 @@ TEST(AqlFast, AQL_RET_1_BatchedReadIndexIsPublishedByBatchOrWhenEmpty) {
   EXPECT_EQ(q.read_index(), 6u) << "an empty ring publishes everything fetched";
 }
 
-TEST(AqlFast, AQL_INV_4_DrainedReaderPollsWriteIndexNotSlot) {
-  EXPECT_FALSE(drained_reader_reads_unreserved_slot());
-}
+TEST(AqlFast, AQL_INV_4_DrainedReaderPollsWriteIndexNotSlot) { EXPECT_FALSE(drained_reader_reads_unreserved_slot()); }
 
 // AQL-INV-4 with AQL-IDX-5: drained, parked, unparked by the next reservation, across 2^64;
 // and a reserved id whose header is not yet published keeps the reader on the slot.
