@@ -33,6 +33,7 @@ enum class Mutant : uint32_t {
   SystemReleaseSkipsL2WriteBack,    // GPU-GRAIN-2: a system-scope release leaves dirty coarse lines in the L2
   SystemAcquireKeepsL2Lines,        // GPU-GRAIN-3: a system-scope acquire keeps the L2's clean lines
   BypassingEngineSkipsL2WriteBack,  // GPU-GRAIN-5: a host-compiled or blit body runs under the L2's dirty lines
+  IdleReaderPollsSlot,              // AQL-INV-4: a drained RingReader polls the slot producers write next
   kCount
 };
 

@@ -46,25 +46,41 @@ bool HwScheduler::run_slice() {
     // KFD-MEM-10: after the GPU was idle (or every 64 slices of work), USERPTR buffers are asked
     // again whether their pages are present, before any queue steps (the MMU notifier's effect).
     if (idle_ || tick_ % 64 == 0) gpu::vm::GpuVm::new_userptr_epoch();
-    std::vector<HwQueue*> ready;
-    for (HwQueue* q : queues_)
-      if (q->runnable()) ready.push_back(q);
-    // KFD-HWS-2: highest priority first. KFD-HWS-3: within a priority, queues_ is the
-    // round-robin order (served queues move to its back below), so the longest waiting go first.
-    std::stable_sort(ready.begin(), ready.end(),
-                     [](const HwQueue* a, const HwQueue* b) { return a->priority() > b->priority(); });
-    if (ready.size() > slots_) ready.resize(slots_);
+    // Every slice runs this, idle polls included: the lists below reuse their capacity, and
+    // the stable orders are built by hand (std::stable_sort and std::stable_partition
+    // allocate a buffer per call).
+    ready_.clear();
+    for (HwQueue* q : queues_) {
+      if (!q->runnable()) continue;
+      // KFD-HWS-2: highest priority first. KFD-HWS-3: within a priority, queues_ is the
+      // round-robin order (served queues move to its back below), so the longest waiting go first.
+      // Insertion after the last queue of the same or a higher priority keeps that order.
+      auto at = ready_.end();
+      while (at != ready_.begin() && (*(at - 1))->priority() < q->priority()) --at;
+      ready_.insert(at, q);
+    }
+    if (ready_.size() > slots_) ready_.resize(slots_);
     for (HwQueue* q : mapped_) q->slot = -1;
-    mapped_ = ready;
+    mapped_.assign(ready_.begin(), ready_.end());
     ++tick_;
     for (size_t i = 0; i < mapped_.size(); ++i) {
       mapped_[i]->slot = static_cast<int>(i);
       mapped_[i]->last_mapped = tick_;
       ++mapped_[i]->slices_mapped;
     }
-    std::stable_partition(queues_.begin(), queues_.end(), [this](const HwQueue* q) {
-      return std::find(mapped_.begin(), mapped_.end(), q) == mapped_.end();
-    });
+    // The served queues move to the back, each part in its old order.
+    if (!mapped_.empty()) {
+      ready_.clear();
+      auto kept = queues_.begin();
+      for (HwQueue* q : queues_) {
+        if (q->slot >= 0) {
+          ready_.push_back(q);
+        } else {
+          *kept++ = q;
+        }
+      }
+      std::copy(ready_.begin(), ready_.end(), kept);
+    }
     for (unsigned n = 0; n < quantum_; ++n) {
       bool any = false;
       for (HwQueue* q : mapped_) any |= q->step();

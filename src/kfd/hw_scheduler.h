@@ -55,6 +55,7 @@ class HwScheduler {
   mutable std::mutex mu_;
   std::vector<HwQueue*> queues_;
   std::vector<HwQueue*> mapped_;
+  std::vector<HwQueue*> ready_;  // run_slice's scratch list, kept for its capacity
   uint64_t tick_ = 0;
   bool idle_ = true;  // the last slice made no progress
   std::function<void()> after_slice_;

@@ -45,7 +45,10 @@ void DeviceState::drain_interrupts() {
 
 // KFD-IRQ-1: interrupts are matched to their process by PASID; nothing crosses processes.
 void DeviceState::drain_interrupts_locked() {
-  for (const IhEntry& e : ih.drain()) {
+  std::vector<IhEntry> batch;
+  batch.swap(ih_batch);  // a nested drain (none today) would start from an empty list
+  ih.drain(batch);
+  for (const IhEntry& e : batch) {
     Process* p = process_by_pasid(e.pasid);
     if (!p) continue;
     if (e.kind == IhEntry::Kind::Signal) {
@@ -79,6 +82,8 @@ void DeviceState::drain_interrupts_locked() {
       }
     }
   }
+  batch.clear();
+  ih_batch.swap(batch);
 }
 
 }  // namespace rocref::kfd

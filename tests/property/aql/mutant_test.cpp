@@ -133,19 +133,18 @@ TEST(AqlMutant, DoorbellBeforeHeaderIsCaught) {
 
 // A new mutant must come with a check here (or in AqlMutantTsan).
 TEST(AqlMutant, EveryMutantHasACheck) {
-  const std::set<Mutant> checked = {Mutant::RelaxedHeaderStore, Mutant::DoorbellBeforeHeader,
-                                    Mutant::HeaderResetAfterReadIndex, Mutant::SkipFullCheck,
-                                    Mutant::NonAtomicSignalDecrement, Mutant::VendorTypeAcceptedAsValid,
-                                    Mutant::DoorbellOverAdvance, Mutant::CasWakesOnFailure, Mutant::IgnoreBarrierBit,
-                                    Mutant::BarrierOrNeedsAll, Mutant::InvalidHeaderConsumed,
-                                    Mutant::BarrierPacketDoesNotBlock, Mutant::BarrierValueIgnoresCondition,
-                                    // Checked in tests/unit/gpu/mutant_test.cpp (MutantTest.AQL_SIG_6_*,
-                                    // MutantTest.AQL_MEM_1_*, MutantTest.AQL_FEN_1_*).
-                                    Mutant::MisalignedSignalUsed, Mutant::ReadIndexTranslatedOnce,
-                                    Mutant::CompletionBeforeWork,
-                                    // Checked in tests/unit/isa/isa_grain_test.cpp (IsaGrain.GPU_GRAIN_*).
-                                    Mutant::SystemReleaseSkipsL2WriteBack, Mutant::SystemAcquireKeepsL2Lines,
-                                    Mutant::BypassingEngineSkipsL2WriteBack};
+  const std::set<Mutant> checked = {
+      Mutant::RelaxedHeaderStore, Mutant::DoorbellBeforeHeader, Mutant::HeaderResetAfterReadIndex,
+      Mutant::SkipFullCheck, Mutant::NonAtomicSignalDecrement, Mutant::VendorTypeAcceptedAsValid,
+      Mutant::DoorbellOverAdvance, Mutant::CasWakesOnFailure, Mutant::IgnoreBarrierBit, Mutant::BarrierOrNeedsAll,
+      Mutant::InvalidHeaderConsumed, Mutant::BarrierPacketDoesNotBlock, Mutant::BarrierValueIgnoresCondition,
+      // Checked in tests/unit/gpu/mutant_test.cpp (MutantTest.AQL_SIG_6_*,
+      // MutantTest.AQL_MEM_1_*, MutantTest.AQL_FEN_1_*).
+      Mutant::MisalignedSignalUsed, Mutant::ReadIndexTranslatedOnce, Mutant::CompletionBeforeWork,
+      // Checked in tests/unit/isa/isa_grain_test.cpp (IsaGrain.GPU_GRAIN_*).
+      Mutant::SystemReleaseSkipsL2WriteBack, Mutant::SystemAcquireKeepsL2Lines, Mutant::BypassingEngineSkipsL2WriteBack,
+      // Checked in tests/unit/aql_fast (AqlFastMutant.AQL_INV_4_*).
+      Mutant::IdleReaderPollsSlot};
   for (uint32_t m = 0; m < static_cast<uint32_t>(Mutant::kCount); ++m) {
     EXPECT_TRUE(checked.count(static_cast<Mutant>(m))) << mutant_name(static_cast<Mutant>(m)) << " has no check";
   }

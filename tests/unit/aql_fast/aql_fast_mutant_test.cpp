@@ -14,6 +14,12 @@ TEST(AqlFastMutant, AQL_IDX_2_SkipFullCheckIsCaught) {
   EXPECT_TRUE(submits_into_full_ring(8)) << "the full-ring check did not notice a producer writing into a full ring";
 }
 
+TEST(AqlFastMutant, AQL_INV_4_IdleReaderPollsSlotIsCaught) {
+  EXPECT_FALSE(drained_reader_reads_unreserved_slot());
+  ScopedMutant bug(Mutant::IdleReaderPollsSlot);
+  EXPECT_TRUE(drained_reader_reads_unreserved_slot()) << "a drained reader polling the slot went unnoticed";
+}
+
 // AQL-DB-1 is about the instant of the doorbell store: trap each store and
 // look then at the header of the newest packet of the batch it announces.
 struct AtDoorbell {

@@ -52,6 +52,29 @@ inline hsa_kernel_dispatch_packet_t dispatch(uint32_t producer, uint64_t seq) {
   return p;
 }
 
+// AQL-INV-4: a reader that found the ring drained (nothing reserved past read_index) must
+// not look at the slot there. A header is planted in that slot without reserving its id (no
+// correct producer does this; it makes a slot poll visible). True if the reader took it.
+inline bool drained_reader_reads_unreserved_slot() {
+  FastQueue q(8);
+  RingReader reader(&q.queue, 1);
+  hsa_kernel_dispatch_packet_t out{};
+  EXPECT_FALSE(reader.try_fetch(&out));  // drained: parks on the write index
+  const auto planted = dispatch(0, 77);
+  std::memcpy(reinterpret_cast<uint8_t*>(&q.ring[0]) + 4, reinterpret_cast<const uint8_t*>(&planted) + 4, 60);
+  uint32_t header_setup;
+  std::memcpy(&header_setup, &planted, sizeof header_setup);
+  std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(&q.ring[0])).store(header_setup, std::memory_order_release);
+  const bool took = reader.try_fetch(&out);
+  if (!took) {
+    // Reserving the id makes the same packet the reader's to take.
+    atomic_field(q.queue.write_dispatch_id).store(1);
+    EXPECT_TRUE(reader.try_fetch(&out)) << "a reserved, published packet must end the parked wait";
+    EXPECT_EQ(out.kernel_object, 77u);
+  }
+  return took;
+}
+
 // AQL-IDX-2: fills the ring, then submits one more from another thread while
 // nothing is consumed. True if that submit finished (wrote its packet) before
 // any slot was released; a correct producer waits until the reader frees one.

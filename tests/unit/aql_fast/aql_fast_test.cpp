@@ -70,6 +70,31 @@ TEST(AqlFast, AQL_RET_1_BatchedReadIndexIsPublishedByBatchOrWhenEmpty) {
   EXPECT_EQ(q.read_index(), 6u) << "an empty ring publishes everything fetched";
 }
 
+TEST(AqlFast, AQL_INV_4_DrainedReaderPollsWriteIndexNotSlot) { EXPECT_FALSE(drained_reader_reads_unreserved_slot()); }
+
+// AQL-INV-4 with AQL-IDX-5: drained, parked, unparked by the next reservation, across 2^64;
+// and a reserved id whose header is not yet published keeps the reader on the slot.
+TEST(AqlFast, AQL_INV_4_ParkedReaderResumesAcrossWrap) {
+  FastQueue q(4);
+  q.queue.write_dispatch_id = UINT64_MAX - 2;
+  q.queue.read_dispatch_id = UINT64_MAX - 2;
+  CachedProducer producer(&q.queue);
+  RingReader reader(&q.queue, 2);
+  hsa_kernel_dispatch_packet_t out{};
+  for (uint64_t i = 0; i < 10; ++i) {
+    EXPECT_FALSE(reader.try_fetch(&out));
+    EXPECT_TRUE(reader.parked()) << "nothing reserved: the reader waits on the write index";
+    EXPECT_EQ(q.read_index(), UINT64_MAX - 2 + i) << "AQL-RET-1: everything fetched is published once drained";
+    const auto p = dispatch(0, i);
+    producer.submit(&p);
+    ASSERT_TRUE(reader.try_fetch(&out));
+    EXPECT_EQ(out.kernel_object, i);
+  }
+  atomic_field(q.queue.write_dispatch_id).fetch_add(1);  // reserved, header still INVALID
+  EXPECT_FALSE(reader.try_fetch(&out));
+  EXPECT_FALSE(reader.parked()) << "an id is reserved: its header, not the write index, decides";
+}
+
 TEST(AqlFast, AQL_IDX_2_ProducerWaitsForRoomInFullRing) { EXPECT_FALSE(submits_into_full_ring(8)); }
 
 TEST(AqlFast, AQL_IDX_2_CachedReadIndexSurvivesWrapAround) {
