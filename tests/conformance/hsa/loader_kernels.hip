@@ -13,3 +13,10 @@ extern "C" __global__ void read_table(int* out, char pad, long scale) {
   const int i = threadIdx.x + blockIdx.x * blockDim.x;
   out[i] = table_ptr[i % 4] + static_cast<int>(scale) * i + pad;
 }
+
+// out[i] = the i-th hidden argument (hidden_global_offset_x/y/z): reading the implicit
+// arguments makes the compiler declare them in the metadata.
+extern "C" __global__ void global_offsets(long* out) {
+  const auto* implicit = reinterpret_cast<const long*>(__builtin_amdgcn_implicitarg_ptr());
+  if (threadIdx.x < 3) out[threadIdx.x] = implicit[threadIdx.x];
+}
