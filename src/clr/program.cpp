@@ -59,7 +59,8 @@ Expected<std::unique_ptr<Program>, hsa_status_t> Program::load(Device& device, c
     k.args = std::move(m.args);
     if (hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &k.kernel_object) !=
             HSA_STATUS_SUCCESS ||
-        symbol_u32(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &k.kernarg_size) != HSA_STATUS_SUCCESS ||
+        symbol_u32(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &k.kernarg_size) !=
+            HSA_STATUS_SUCCESS ||
         symbol_u32(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT, &k.kernarg_align) !=
             HSA_STATUS_SUCCESS ||
         symbol_u32(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, &k.group_segment_size) !=

@@ -29,7 +29,7 @@ struct KernelInfo {
   uint64_t kernel_object = 0;
   uint32_t kernarg_size = 0;
   uint32_t kernarg_align = 16;
-  uint32_t group_segment_size = 0;    // static LDS; a launch's dynamic bytes add to it
+  uint32_t group_segment_size = 0;  // static LDS; a launch's dynamic bytes add to it
   uint32_t private_segment_size = 0;
   uint32_t max_flat_workgroup_size = 0;  // 0: not stated
   std::vector<code_object::KernelArg> args;

@@ -20,10 +20,11 @@ using rocref::hsa::runtime;
 
 namespace {
 
-// Handles are object addresses, checked against these lists before any use.
-std::mutex g_mutex;
-std::vector<std::unique_ptr<CodeObjectReader>> g_readers;
-std::vector<std::unique_ptr<Executable>> g_executables;
+// Handles are object addresses, checked against these lists before any use. Never destroyed:
+// programs destroy executables from their own exit handlers, in any order with ours.
+std::mutex& g_mutex = *new std::mutex;
+std::vector<std::unique_ptr<CodeObjectReader>>& g_readers = *new std::vector<std::unique_ptr<CodeObjectReader>>;
+std::vector<std::unique_ptr<Executable>>& g_executables = *new std::vector<std::unique_ptr<Executable>>;
 
 CodeObjectReader* find_reader(uint64_t handle) {
   for (auto& r : g_readers) {
@@ -175,11 +176,9 @@ hsa_status_t HSA_API hsa_executable_get_symbol_by_name(hsa_executable_t executab
   return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t HSA_API hsa_executable_iterate_symbols(hsa_executable_t executable,
-                                                    hsa_status_t (*callback)(hsa_executable_t exec,
-                                                                             hsa_executable_symbol_t symbol,
-                                                                             void* data),
-                                                    void* data) {
+hsa_status_t HSA_API hsa_executable_iterate_symbols(
+    hsa_executable_t executable,
+    hsa_status_t (*callback)(hsa_executable_t exec, hsa_executable_symbol_t symbol, void* data), void* data) {
   if (runtime() == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   if (callback == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   std::vector<const ExecutableSymbol*> symbols;

@@ -18,10 +18,10 @@
 namespace rocref::hsa {
 namespace {
 
-constexpr uint16_t kEmAmdgpu = 224;           // EM_AMDGPU
-constexpr uint8_t kOsAbiAmdgpuHsa = 64;       // ELFOSABI_AMDGPU_HSA
+constexpr uint16_t kEmAmdgpu = 224;             // EM_AMDGPU
+constexpr uint8_t kOsAbiAmdgpuHsa = 64;         // ELFOSABI_AMDGPU_HSA
 constexpr uint64_t kMaxImageSpan = 1ull << 30;  // more is no code object
-constexpr uint32_t kR_Amdgpu_Abs32 = 6;       // LLVM's R_AMDGPU_ABS32 (not in amd_hsa_elf.h)
+constexpr uint32_t kR_Amdgpu_Abs32 = 6;         // LLVM's R_AMDGPU_ABS32 (not in amd_hsa_elf.h)
 constexpr size_t kDescriptorBytes = 64;
 constexpr uint16_t kUsesDynamicStack = 1u << 11;  // kernel_code_properties bit 11
 
@@ -177,7 +177,8 @@ hsa_status_t plan_load(const std::vector<uint8_t>& image, const Agent& agent, Pl
     }
     std::vector<std::optional<Elf64_Sym>> rsyms;
     std::vector<std::string> rnames;
-    if (s.sh_link != 0 && !read_symbols(image, sections[s.sh_link], sections[sections[s.sh_link].sh_link], &rsyms, &rnames)) {
+    if (s.sh_link != 0 &&
+        !read_symbols(image, sections[s.sh_link], sections[sections[s.sh_link].sh_link], &rsyms, &rnames)) {
       return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
     }
     for (uint64_t at = 0; at + sizeof(Elf64_Rela) <= s.sh_size; at += sizeof(Elf64_Rela)) {
@@ -188,8 +189,11 @@ hsa_status_t plan_load(const std::vector<uint8_t>& image, const Agent& agent, Pl
       if (type == R_AMDGPU_NONE) continue;
       uint64_t width = 0;
       switch (type) {
-        case R_AMDGPU_32_LOW: case R_AMDGPU_32_HIGH: case kR_Amdgpu_Abs32: width = 4; break;
-        case R_AMDGPU_64: case R_AMDGPU_RELATIVE64: width = 8; break;
+        case R_AMDGPU_32_LOW:
+        case R_AMDGPU_32_HIGH:
+        case kR_Amdgpu_Abs32: width = 4; break;
+        case R_AMDGPU_64:
+        case R_AMDGPU_RELATIVE64: width = 8; break;
         default: return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;  // as ROCR's ApplyDynamicRelocation
       }
       if (r.r_offset > span || width > span - r.r_offset) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
@@ -239,7 +243,8 @@ bool Executable::frozen() const {
 }
 
 hsa_status_t Executable::load(Runtime& runtime, Agent& agent, const std::vector<uint8_t>& image) {
-  ROCREF_TRACE_SPAN(trace::Layer::Hsa, "hsa_executable_load_agent_code_object", std::to_string(image.size()) + " bytes");
+  ROCREF_TRACE_SPAN(trace::Layer::Hsa, "hsa_executable_load_agent_code_object",
+                    std::to_string(image.size()) + " bytes");
   std::lock_guard lock(mutex_);
   if (frozen_) return HSA_STATUS_ERROR_FROZEN_EXECUTABLE;
   Plan plan;

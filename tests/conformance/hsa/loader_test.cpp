@@ -77,24 +77,28 @@ TEST_F(HsaLoader, HSA_LOAD_3_KernelAndVariableSymbolsDescribeTheLoadedImage) {
   ASSERT_EQ(HSA_STATUS_SUCCESS, hsa_executable_symbol_get_info(table, HSA_EXECUTABLE_SYMBOL_INFO_TYPE, &kind));
   EXPECT_EQ(HSA_SYMBOL_KIND_VARIABLE, kind);
   uint32_t length = 0;
-  ASSERT_EQ(HSA_STATUS_SUCCESS, hsa_executable_symbol_get_info(kernel, HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH, &length));
+  ASSERT_EQ(HSA_STATUS_SUCCESS,
+            hsa_executable_symbol_get_info(kernel, HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH, &length));
   ASSERT_LT(length, 256u);
   char name[256] = {};
   ASSERT_EQ(HSA_STATUS_SUCCESS, hsa_executable_symbol_get_info(kernel, HSA_EXECUTABLE_SYMBOL_INFO_NAME, name));
   EXPECT_EQ("read_table.kd", std::string(name, length));
   // Explicit arguments (int*, char, long) end at 24; the hidden ones follow.
   uint32_t kernarg_size = 0, kernarg_align = 0;
-  ASSERT_EQ(HSA_STATUS_SUCCESS, hsa_executable_symbol_get_info(
-                                    kernel, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size));
-  ASSERT_EQ(HSA_STATUS_SUCCESS, hsa_executable_symbol_get_info(
-                                    kernel, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT, &kernarg_align));
+  ASSERT_EQ(HSA_STATUS_SUCCESS,
+            hsa_executable_symbol_get_info(kernel, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE,
+                                           &kernarg_size));
+  ASSERT_EQ(HSA_STATUS_SUCCESS,
+            hsa_executable_symbol_get_info(kernel, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT,
+                                           &kernarg_align));
   EXPECT_GE(kernarg_size, 24u);
   EXPECT_GE(kernarg_align, 8u);
   EXPECT_EQ(0u, kernarg_align & (kernarg_align - 1));
   // The kernel object is a descriptor inside the loaded image, whose kernarg_size (offset 8) it states.
   uint64_t object = 0, address = 0;
   uint32_t size = 0;
-  ASSERT_EQ(HSA_STATUS_SUCCESS, hsa_executable_symbol_get_info(kernel, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object));
+  ASSERT_EQ(HSA_STATUS_SUCCESS,
+            hsa_executable_symbol_get_info(kernel, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object));
   ASSERT_EQ(HSA_STATUS_SUCCESS,
             hsa_executable_symbol_get_info(table, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS, &address));
   ASSERT_EQ(HSA_STATUS_SUCCESS, hsa_executable_symbol_get_info(table, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE, &size));
