@@ -26,6 +26,9 @@ enum class ClrMutant : uint32_t {
   FullRingOffByOne,         // AQL-IDX-2: full-ring wait `>` instead of `>=` (overwrites an unread slot)
   AgentAcquireScope,        // AQL-FEN-6: acquire scope AGENT instead of SYSTEM (dispatch may read old kernargs)
   SubmitWithoutStreamLock,  // AQL-IDX-7: the plain reservation without the lock that makes it the queue's one producer
+  // Kernarg bugs of program.cpp (code-object kernels), for tests/unit/clr/program_test.cpp:
+  KernargOffsetsIgnored,      // CLR-KARG-1: explicit arguments packed back to back, the metadata's offsets ignored
+  HiddenGlobalOffsetNonzero,  // CLR-KARG-2: hidden_global_offset_x/y/z written as 1 instead of 0
   kCount
 };
 

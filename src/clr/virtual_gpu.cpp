@@ -158,7 +158,8 @@ hsa_status_t VirtualGpu::submit(const void* packet, const char* what, Pending pe
 
 hsa_status_t VirtualGpu::launch(const KernelDispatch& d) {
   ROCREF_TRACE_SPAN(trace::Layer::Clr, "KernelCommand", std::string(d.name));
-  const uint64_t kernel_object = kernel_object_for(d.kernel_id, static_cast<uint32_t>(d.args_size));
+  const uint64_t kernel_object =
+      d.kernel_object != 0 ? d.kernel_object : kernel_object_for(d.kernel_id, static_cast<uint32_t>(d.args_size));
   if (kernel_object == 0) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   Pending pending;
   void* kernarg = nullptr;
@@ -185,7 +186,8 @@ hsa_status_t VirtualGpu::launch(const KernelDispatch& d) {
   packet.grid_size_x = d.grid_groups.x * d.block.x;
   packet.grid_size_y = d.grid_groups.y * d.block.y;
   packet.grid_size_z = d.grid_groups.z * d.block.z;
-  packet.group_segment_size = d.dynamic_group_bytes;
+  packet.group_segment_size = d.static_group_bytes + d.dynamic_group_bytes;  // HIP-LNC-8: dynamic adds to static
+  packet.private_segment_size = d.private_bytes;
   packet.kernel_object = kernel_object;
   packet.kernarg_address = kernarg;
   packet.completion_signal = pending.signal;

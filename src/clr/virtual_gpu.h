@@ -39,7 +39,10 @@ class Device;
 class SignalPool;
 
 struct KernelDispatch {
-  uint64_t kernel_id = 0;
+  uint64_t kernel_id = 0;           // a host-compiled kernel (common/kernel_abi.h), or
+  uint64_t kernel_object = 0;       // a loaded code object's kernel descriptor (program.h); wins when set
+  uint32_t static_group_bytes = 0;  // code objects: the kernel's own LDS, before the dynamic bytes
+  uint32_t private_bytes = 0;       // code objects: private segment per work-item
   const char* name = "";
   kernel_abi::Dim3 grid_groups;  // work-groups per dimension
   kernel_abi::Dim3 block;        // work-items per work-group

@@ -1,8 +1,8 @@
 // hip/hip_code_object.h - reading gfx code objects: clang offload bundles and AMDGPU ELF files.
 //
-// Only what the runtime needs before the GPU model executes gfx9 code: which
-// kernels and globals a code object defines, each kernel's group segment, and
-// each global's initial bytes. Every read is bounds-checked: malformed input
+// What registration needs before the device is open (the code object is loaded
+// later, clr/program.h): which kernels and globals a code object defines, each
+// kernel's group segment, and each global's initial bytes. Every read is bounds-checked: malformed input
 // yields false, never a crash (spec/hip.md HIP-MOD-1).
 #pragma once
 

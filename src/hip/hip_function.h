@@ -4,8 +4,9 @@
 // language: its typed launcher was remembered by a typed launch or query) or
 // registered by hipcc's host code (__hipRegisterFunction: the host stub and a
 // kernel of a gfx code object) or found in a module loaded with hipModuleLoad*.
-// A code-object kernel cannot execute until the GPU model runs gfx9 code:
-// its launch fails with hipErrorNoBinaryForGpu (spec/hip.md HIP-LNC-8).
+// A code-object kernel runs as gfx9 code: its module's code object is loaded through
+// the command layer (clr/program.h) on first use and the launch dispatches its kernel
+// object with kernargs laid out from the metadata (spec/hip.md HIP-LNC-8).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "clr/program.h"
 #include "hip/hip_runtime.h"
 
 struct ihipModule_t;
@@ -40,6 +42,7 @@ struct ihipModule_t {
     size_t size = 0;
   };
   std::vector<Global> globals;
+  std::unique_ptr<::rocref::clr::Program> program;  // loaded on first use (module_program)
 };
 
 namespace rocref::hip {
@@ -64,8 +67,20 @@ uint32_t launch_bound(const void* host_function);
 uint32_t max_threads_per_block(const ihipModuleSymbol_t& f);
 
 // Launches a known kernel with HIP's checks: configuration, launch bounds,
-// code objects; args as hipLaunchKernel's kernelParams.
-hipError_t launch_function(ihipModuleSymbol_t& f, dim3 grid, dim3 block, void** args, size_t shared,
-                           hipStream_t stream);
+// code objects; args as hipLaunchKernel's kernelParams, or (code objects, args null)
+// `packed`: hipModuleLaunchKernel's HIP_LAUNCH_PARAM_BUFFER_POINTER bytes.
+hipError_t launch_function(ihipModuleSymbol_t& f, dim3 grid, dim3 block, void** args, size_t shared, hipStream_t stream,
+                           const void* packed = nullptr, size_t packed_size = 0);
+
+// hip_code_object_launch.cpp: the module's program, loaded once for the device (hipErrorNoBinaryForGpu
+// for another ISA, hipErrorInvalidImage for an image the loader refuses).
+hipError_t module_program(ihipModule_t* module, clr::Program** program);
+// The variable `name` inside the module's loaded image (what its kernels use).
+hipError_t module_global(ihipModule_t* module, const std::string& name, void** address, size_t* size);
+// A code-object kernel's dispatch after the checks: kernargs from the metadata, the stream's queue.
+hipError_t launch_code_object(ihipModuleSymbol_t& f, dim3 grid, dim3 block, void** args, const void* packed,
+                              size_t packed_size, size_t shared, hipStream_t stream);
+// A copy of kernelParams a graph node keeps: the host-compiled copier, or the code object's argument sizes.
+void** copy_params(ihipModuleSymbol_t& f, void** args);
 
 }  // namespace rocref::hip

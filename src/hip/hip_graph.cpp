@@ -60,7 +60,7 @@ hipError_t set_kernel(hipGraphNode* n, const hipKernelNodeParams* p) {
   if (f == nullptr) return hipErrorInvalidDeviceFunction;
   if (p->kernelParams != nullptr && p->extra != nullptr) return hipErrorInvalidValue;
   void** copy = nullptr;
-  if (f->copier != nullptr && p->kernelParams != nullptr) copy = f->copier(p->kernelParams);
+  if (p->kernelParams != nullptr) copy = rocref::hip::copy_params(*f, p->kernelParams);
   rocref::hip::detail::free_kernel_params(n->arguments);
   n->arguments = copy;
   n->kernel = *p;
@@ -145,7 +145,7 @@ std::unique_ptr<ihipGraph> clone(const ihipGraph& graph) {
     c->kernel = n->kernel;
     if (n->arguments != nullptr) {
       ihipModuleSymbol_t* f = rocref::hip::find_function(n->kernel.func);
-      c->arguments = f->copier(n->arguments);
+      c->arguments = rocref::hip::copy_params(*f, n->arguments);
       c->kernel.kernelParams = c->arguments;
     }
     std::memcpy(c->attributes, n->attributes, sizeof c->attributes);

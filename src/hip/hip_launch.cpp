@@ -118,20 +118,23 @@ uint32_t max_threads_per_block(const ihipModuleSymbol_t& f) {
   return bound != 0 && bound < device_max ? bound : device_max;
 }
 
-hipError_t launch_function(ihipModuleSymbol_t& f, dim3 grid, dim3 block, void** args, size_t shared,
-                           hipStream_t stream) {
+hipError_t launch_function(ihipModuleSymbol_t& f, dim3 grid, dim3 block, void** args, size_t shared, hipStream_t stream,
+                           const void* packed, size_t packed_size) {
   if (f.launcher != nullptr) return f.launcher(f.host_function, grid, block, args, shared, stream);
-  // HIP-LNC-8: a kernel of a gfx code object, checked as any launch; the GPU model cannot execute gfx9 code yet.
+  // HIP-LNC-8: a kernel of a gfx code object, checked as any launch, then dispatched as gfx9 code.
   const auto dev = device();
   if (!dev) return dev.error();
   clr::Device* d = *dev;
   if (!valid_configuration(d->info(), grid, block)) return hipErrorInvalidConfiguration;
-  if (uint64_t{block.x} * block.y * block.z > max_threads_per_block(f)) return hipErrorLaunchFailure;
-  if (f.static_shared + shared > d->info().group_segment_size) return hipErrorInvalidValue;
+  if (uint64_t{block.x} * block.y * block.z > max_threads_per_block(f) &&
+      !hip_mutant_active(HipMutant::IgnoreLaunchBounds)) {
+    return hipErrorLaunchFailure;
+  }
+  const size_t shared_limit =
+      f.max_dynamic_shared >= 0 ? static_cast<size_t>(f.max_dynamic_shared) : d->info().group_segment_size;
+  if (shared > shared_limit || f.static_shared + shared > d->info().group_segment_size) return hipErrorInvalidValue;
   if (resolve_stream(stream) == nullptr) return hipErrorInvalidResourceHandle;
-  std::fprintf(stderr, "rocref HIP: kernel '%s' is gfx code from a code object; the GPU model cannot execute it\n",
-               f.name.c_str());
-  return hipErrorNoBinaryForGpu;
+  return launch_code_object(f, grid, block, args, packed, packed_size, shared, stream);
 }
 
 }  // namespace rocref::hip
@@ -310,5 +313,7 @@ hipError_t hipLaunchByPtr(const void* func) {
     // the runtime knows, so only parameterless kernels launch this way.
     return result(hipErrorNotSupported);
   }
-  return result(rocref::hip::launch_function(*f, c.grid, c.block, nullptr, c.shared, c.stream));
+  // A code-object kernel: hipSetupArgument's offsets are the metadata's (CLR-KARG-1).
+  return result(rocref::hip::launch_function(*f, c.grid, c.block, nullptr, c.shared, c.stream, c.arguments.data(),
+                                             c.arguments.size()));
 }

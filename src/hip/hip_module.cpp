@@ -1,10 +1,10 @@
 // hip/hip_module.cpp - the module API over gfx code objects (HIP-MOD-1).
 //
 // hipModuleLoad* accepts an AMDGPU ELF code object or a clang offload bundle
-// holding one for the device's ISA; its kernels become hipFunction_t handles
-// and its globals get device copies made at load. A module kernel launch is
-// checked as hipamd checks it, then fails with hipErrorNoBinaryForGpu until
-// the GPU model executes gfx9 code (HIP-LNC-8).
+// holding one for the device's ISA, and loads it through the command layer
+// (clr/program.h): its kernels become hipFunction_t handles, its globals are
+// the variables inside the loaded image. A module kernel launch is checked as
+// hipamd checks it, then dispatched as gfx9 code (HIP-LNC-8).
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -36,29 +36,21 @@ hipError_t load(hipModule_t* module, const uint8_t* image, size_t size) {
   }
   rocref::hip::CodeObject contents;
   if (!rocref::hip::parse_code_object(m->image.data(), m->image.size(), &contents)) return hipErrorInvalidImage;
+  rocref::clr::Program* program = nullptr;
+  if (hipError_t e = rocref::hip::module_program(m.get(), &program); e != hipSuccess) return e;
   for (const rocref::hip::CodeObjectKernel& k : contents.kernels) {
     auto f = std::make_unique<ihipModuleSymbol_t>();
     f->name = k.name;
     f->module = m.get();
     f->static_shared = k.group_segment;
+    if (const rocref::clr::KernelInfo* info = program->kernel(k.name); info != nullptr) {
+      f->max_threads = info->max_flat_workgroup_size;
+    }
     m->kernels.push_back(std::move(f));
   }
   for (const rocref::hip::CodeObjectGlobal& g : contents.globals) {
     ihipModule_t::Global global{g.name, nullptr, g.size};
-    if (g.size != 0) {
-      if (hipError_t e = rocref::hip::allocate(&global.device, g.size, rocref::clr::MemoryKind::Device, 0,
-                                               "hipModuleLoad");
-          e != hipSuccess) {
-        for (auto& made : m->globals) (void)rocref::hip::release(made.device, false, "hipModuleUnload");
-        return e;
-      }
-      if (hipError_t e = rocref::hip::copy(global.device, g.init.data(), g.size, hipMemcpyHostToDevice, nullptr, false);
-          e != hipSuccess) {
-        (void)rocref::hip::release(global.device, false, "hipModuleUnload");
-        for (auto& made : m->globals) (void)rocref::hip::release(made.device, false, "hipModuleUnload");
-        return e;
-      }
-    }
+    if (!program->variable(g.name, &global.device, &global.size)) continue;  // not exported by the image
     m->globals.push_back(global);
   }
   *module = m.release();
@@ -89,10 +81,7 @@ hipError_t hipModuleLoad(hipModule_t* module, const char* fname) {
 
 hipError_t hipModuleUnload(hipModule_t module) {
   if (module == nullptr || !rocref::hip::remove_module(module)) return result(hipErrorInvalidResourceHandle);
-  for (auto& g : module->globals) {
-    if (g.device != nullptr) (void)rocref::hip::release(g.device, false, "hipModuleUnload");
-  }
-  delete module;
+  delete module;  // its program: the executable and the image's memory
   return hipSuccess;
 }
 
@@ -131,6 +120,23 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigne
   }
   const uint64_t threads = uint64_t{blockDimX} * blockDimY * blockDimZ;
   if (threads > rocref::hip::max_threads_per_block(*f)) return result(hipErrorInvalidValue);
-  return result(rocref::hip::launch_function(*f, dim3(gridDimX, gridDimY, gridDimZ), dim3(blockDimX, blockDimY, blockDimZ),
-                                             kernelParams, sharedMemBytes, stream));
+  // `extra`: HIP_LAUNCH_PARAM_BUFFER_POINTER, the explicit arguments at their offsets,
+  // HIP_LAUNCH_PARAM_BUFFER_SIZE, a pointer to its size, HIP_LAUNCH_PARAM_END.
+  const void* packed = nullptr;
+  size_t packed_size = 0;
+  if (extra != nullptr) {
+    for (size_t i = 0; extra[i] != HIP_LAUNCH_PARAM_END; i += 2) {
+      if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_POINTER) {
+        packed = extra[i + 1];
+      } else if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1] != nullptr) {
+        packed_size = *static_cast<const size_t*>(extra[i + 1]);
+      } else {
+        return result(hipErrorInvalidValue);
+      }
+    }
+    if (packed == nullptr) return result(hipErrorInvalidValue);
+  }
+  return result(rocref::hip::launch_function(*f, dim3(gridDimX, gridDimY, gridDimZ),
+                                             dim3(blockDimX, blockDimY, blockDimZ), kernelParams, sharedMemBytes,
+                                             stream, packed, packed_size));
 }

@@ -3,15 +3,16 @@
 // A program built by hipcc registers its fat binary (a clang offload bundle
 // with one gfx code object per target) from a static constructor, then each
 // kernel's host stub and each __device__ variable. rocref takes the code
-// object for its GPU's ISA; stubs become known kernels whose launch fails
-// with hipErrorNoBinaryForGpu until the GPU model executes gfx9 code, and
-// variables get device copies initialized from the code object on first use.
+// object for its GPU's ISA; stubs become known kernels, launched as gfx9 code
+// once the code object is loaded (on first use: the device is not open yet),
+// and variables are the variables inside that loaded image.
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <vector>
 
+#include "common/code_object_metadata.h"
 #include "hip/hip_code_object.h"
 #include "hip/hip_function.h"
 #include "hip/hip_memory_ops.h"
@@ -60,11 +61,17 @@ __attribute__((visibility("default"))) void** __hipRegisterFatBinary(const void*
   auto module = std::make_unique<ihipModule_t>();
   if (rocref::hip::bundle_entry(wrapper->binary, 0, device_isa(), &module->image, &module->target) &&
       rocref::hip::parse_code_object(module->image.data(), module->image.size(), &fat->contents)) {
+    // __launch_bounds__ is the metadata's .max_flat_workgroup_size (HIP-LNC-5, HIP-LNC-6).
+    std::vector<rocref::code_object::KernelMetadata> metadata;
+    (void)rocref::code_object::read_kernel_metadata(module->image.data(), module->image.size(), &metadata);
     for (const rocref::hip::CodeObjectKernel& k : fat->contents.kernels) {
       auto f = std::make_unique<ihipModuleSymbol_t>();
       f->name = k.name;
       f->module = module.get();
       f->static_shared = k.group_segment;
+      for (const auto& m : metadata) {
+        if (m.name == k.name) f->max_threads = m.max_flat_workgroup_size;
+      }
       module->kernels.push_back(std::move(f));
     }
     fat->module = module.release();
@@ -83,7 +90,9 @@ __attribute__((visibility("default"))) void __hipRegisterFunction(void** modules
   ihipModuleSymbol_t* stub = rocref::hip::register_stub(hostFunction, fat->module, deviceName);
   if (fat->module == nullptr) return;
   for (auto& k : fat->module->kernels) {
-    if (k->name == deviceName) stub->static_shared = k->static_shared;
+    if (k->name != deviceName) continue;
+    stub->static_shared = k->static_shared;
+    stub->max_threads = k->max_threads;
   }
 }
 
@@ -93,9 +102,12 @@ __attribute__((visibility("default"))) void __hipRegisterVar(void** modules, voi
   (void)hostVar, (void)ext, (void)constant, (void)global;
   if (modules == nullptr || var == nullptr || size == 0) return;
   FatBinary* fat = fat_binary(modules);
-  rocref::hip::Symbol symbol{nullptr, size, nullptr};
+  rocref::hip::Symbol symbol{nullptr, size, nullptr, nullptr, {}};
   for (const rocref::hip::CodeObjectGlobal& g : fat->contents.globals) {
-    if (deviceVar != nullptr && g.name == deviceVar && g.size >= size) symbol.init = g.init.data();
+    if (deviceVar == nullptr || g.name != deviceVar || g.size < size) continue;
+    symbol.module = fat->module;  // HIP-SYM-1: the variable inside the loaded image
+    symbol.name = g.name;
+    symbol.init = g.init.data();
   }
   rocref::hip::add_symbol(var, symbol);
   std::lock_guard lock(g_mutex);
@@ -114,7 +126,8 @@ __attribute__((visibility("default"))) void __hipRegisterManagedVar(void* hipMod
 }
 
 // Texture and surface references: the runtime binds the program's own variable (HIP-TEX-2); the
-// code object's copy is not kept, as gfx9 kernels that sample are not run by the model.
+// code object's copy is not kept: gfx9 kernels that sample read a T# resource descriptor,
+// which rocref's texture objects are not (an expected deviation of the conformance matrix).
 __attribute__((visibility("default"))) void __hipRegisterSurface(void** modules, void* var, char* hostVar,
                                                                  char* deviceVar, int type, int ext) {
   (void)modules, (void)var, (void)hostVar, (void)deviceVar, (void)type, (void)ext;

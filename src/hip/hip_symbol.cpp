@@ -2,13 +2,14 @@
 //
 // A host-compiled __device__ variable is a host global that kernels use in
 // place: its size comes from the program's symbol table.
-// Variables of hipcc-built programs are registered with their device copy.
+// Variables of hipcc-built programs are the variables inside their loaded code object.
 // An unknown symbol is hipErrorInvalidSymbol; a range past its end hipErrorInvalidValue.
 #include "hip/hip_symbol.h"
 
 #include <mutex>
 #include <unordered_map>
 
+#include "hip/hip_function.h"
 #include "hip/hip_memory_ops.h"
 #include "hip/hip_mutant.h"
 #include "hip/hip_program_elf.h"
@@ -45,6 +46,14 @@ std::optional<Symbol> find_symbol(const void* key) {
     it = g_symbols.emplace(key, Symbol{const_cast<void*>(key), size, nullptr}).first;
   }
   Symbol& s = it->second;
+  if (s.device == nullptr && s.module != nullptr && !hip_mutant_active(HipMutant::SymbolSeparateCopy)) {
+    // HIP-SYM-1: the address the kernels use, inside the loaded image (loaded now if need be).
+    void* address = nullptr;
+    size_t size = 0;
+    if (module_global(s.module, s.name, &address, &size) != hipSuccess) return std::nullopt;
+    s.device = address;
+    return s;
+  }
   if (s.device == nullptr && s.size != 0) {
     // Registered at program start, before the device was open: the copy is made now.
     void* memory = nullptr;

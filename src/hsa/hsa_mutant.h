@@ -1,5 +1,6 @@
 // hsa/hsa_mutant.h - planted bugs in the HSA runtime's own packets (the blit kernels' dispatch)
-// that the adversarial GPU model must catch (tests/unit/hsa/adversarial_blit_test.cpp).
+// that the adversarial GPU model must catch (tests/unit/hsa/adversarial_blit_test.cpp), and in
+// the code-object loader.
 //
 // Compiled in only for the test-only rocref_hsa_mutable library (ROCREF_HSA_MUTANTS);
 // elsewhere hsa_mutant_active() is a constant false.
@@ -16,6 +17,9 @@ enum class HsaMutant : uint32_t {
   BlitDoorbellBeforeHeader,  // AQL-DB-1: blit doorbell rung before the header is release-stored
   BlitAgentAcquireScope,     // AQL-FEN-6: blit dispatch acquired at AGENT scope; it may read old kernargs
   AllowAccessFirstGpuOnly,   // HSA-AGENT-3: hsa_amd_agents_allow_access maps for the first GPU agent listed only
+  // Loader bugs (executable.cpp), caught by tests/unit/hsa/code_object_loader_test.cpp:
+  LoaderKernelObjectWithoutBase,  // HSA-LOAD-3: kernel object = value of `<kernel>.kd`, load base not added
+  LoaderRelocationsSkipped,       // HSA-LOAD-2: dynamic relocations not applied (pointers in data stay unrelocated)
   kCount
 };
 

@@ -30,7 +30,10 @@ namespace adversary = rocref::gpu::adversary;
 namespace kernel_abi = rocref::kernel_abi;
 
 constexpr uint64_t kDefaultSeed = 11;
-static_assert(static_cast<uint32_t>(ClrMutant::kCount) - static_cast<uint32_t>(ClrMutant::NoBarrierBit) == 6,
+// The kernarg bugs after the packet bugs are caught by tests/unit/clr/program_test.cpp.
+static_assert(static_cast<uint32_t>(ClrMutant::KernargOffsetsIgnored) -
+                      static_cast<uint32_t>(ClrMutant::NoBarrierBit) ==
+                  6,
               "a new packet bug of clr_mutant.h needs a test here (AgentAcquireScope: packet_header_test.cpp, "
               "SubmitWithoutStreamLock: stream_producer_test.cpp)");
 

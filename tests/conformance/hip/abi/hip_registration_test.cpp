@@ -1,15 +1,20 @@
-// tests/conformance/hip/abi/hip_registration_test.cpp - the host side of hipcc-built programs and the module API on a gfx code object (HIP-REG-2, HIP-LNC-8, HIP-MOD-2).
+// tests/conformance/hip/abi/hip_registration_test.cpp - the host side of hipcc-built programs and the module API on a
+// gfx code object (HIP-REG-2, HIP-LNC-8, HIP-MOD-2, HIP-SYM-1).
 //
 // rocref-specific: it calls the registration entry points hipcc's generated
 // code calls (not declared by hip_runtime_api.h) with a fat binary built here:
-// a clang offload bundle holding a minimal AMDGPU ELF with one kernel
-// descriptor ("twice.kd", group segment 256) and one global ("table", 4 ints).
+// a clang offload bundle holding the HSA conformance suite's gfx900 code object
+// (tests/conformance/hsa/loader_kernels.hip: kernels read_table(int*, char, long)
+// and global_offsets(long*), variables table[4] and table_ptr), whose kernels
+// then run on the GPU model.
 #include <elf.h>
 #include <gtest/gtest.h>
 #include <hip/hip_runtime.h>
 
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -26,57 +31,17 @@ namespace {
 
 constexpr int32_t kTable[4] = {11, 22, 33, 44};
 
-// A relocatable AMDGPU ELF: .data holds the kernel descriptor and the table.
 std::vector<uint8_t> code_object() {
-  std::vector<uint8_t> data(64 + sizeof kTable, 0);
-  const uint32_t group_segment = 256;
-  std::memcpy(data.data(), &group_segment, sizeof group_segment);
-  std::memcpy(data.data() + 64, kTable, sizeof kTable);
-  const std::string strtab = std::string("\0twice.kd\0table\0", 16);
-  const std::string shstrtab = std::string("\0.data\0.symtab\0.strtab\0.shstrtab\0", 33);
-  Elf64_Sym syms[3] = {};
-  syms[1].st_name = 1;  // twice.kd
-  syms[1].st_info = ELF64_ST_INFO(STB_GLOBAL, STT_OBJECT);
-  syms[1].st_shndx = 1;
-  syms[1].st_value = 0;
-  syms[1].st_size = 64;
-  syms[2].st_name = 10;  // table
-  syms[2].st_info = ELF64_ST_INFO(STB_GLOBAL, STT_OBJECT);
-  syms[2].st_shndx = 1;
-  syms[2].st_value = 64;
-  syms[2].st_size = sizeof kTable;
-  std::vector<uint8_t> image(sizeof(Elf64_Ehdr));
-  auto append = [&image](const void* bytes, size_t n) {
-    const size_t at = image.size();
-    image.insert(image.end(), static_cast<const uint8_t*>(bytes), static_cast<const uint8_t*>(bytes) + n);
-    return at;
-  };
-  const size_t data_at = append(data.data(), data.size());
-  const size_t sym_at = append(syms, sizeof syms);
-  const size_t str_at = append(strtab.data(), strtab.size());
-  const size_t shstr_at = append(shstrtab.data(), shstrtab.size());
-  while (image.size() % 8 != 0) image.push_back(0);
-  Elf64_Shdr sections[5] = {};
-  sections[1] = {1, SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, 0, data_at, data.size(), 0, 0, 8, 0};
-  sections[2] = {7, SHT_SYMTAB, 0, 0, sym_at, sizeof syms, 3, 1, 8, sizeof(Elf64_Sym)};
-  sections[3] = {15, SHT_STRTAB, 0, 0, str_at, strtab.size(), 0, 0, 1, 0};
-  sections[4] = {23, SHT_STRTAB, 0, 0, shstr_at, shstrtab.size(), 0, 0, 1, 0};
-  const size_t sh_at = append(sections, sizeof sections);
-  Elf64_Ehdr h = {};
-  std::memcpy(h.e_ident, ELFMAG, SELFMAG);
-  h.e_ident[EI_CLASS] = ELFCLASS64;
-  h.e_ident[EI_DATA] = ELFDATA2LSB;
-  h.e_ident[EI_VERSION] = EV_CURRENT;
-  h.e_type = ET_DYN;
-  h.e_machine = 224;  // EM_AMDGPU
-  h.e_version = EV_CURRENT;
-  h.e_shoff = sh_at;
-  h.e_ehsize = sizeof(Elf64_Ehdr);
-  h.e_shentsize = sizeof(Elf64_Shdr);
-  h.e_shnum = 5;
-  h.e_shstrndx = 4;
-  std::memcpy(image.data(), &h, sizeof h);
-  return image;
+  std::ifstream file(ROCREF_HSA_LOADER_KERNELS, std::ios::binary);
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+}
+
+// read_table's results over `n` work-items: table[i % 4] + scale * i + pad.
+bool read_table_results(const int32_t* out, int n, const int32_t (&table)[4], int pad, int scale) {
+  for (int i = 0; i < n; ++i) {
+    if (out[i] != table[i % 4] + scale * i + pad) return false;
+  }
+  return true;
 }
 
 // A clang offload bundle: a host entry (empty) and the gfx900 code object.
@@ -108,32 +73,47 @@ struct Wrapper {
   const void* unused;
 };
 
-void twice_stub(int*) {}  // what hipcc's host stub for `twice` would be
-int32_t table_shadow[4];   // the host shadow of the device variable `table`
+void read_table_stub(int*, char, long) {}  // what hipcc's host stub for `read_table` would be
+int32_t table_shadow[4];                   // the host shadow of the device variable `table`
 
-// covers: HIP-LNC-8
+// covers: HIP-LNC-8, HIP-SYM-1
 TEST(HipRegistration, HIP_REG_2_FatBinaryKernelsAndVariables) {
-  const std::vector<uint8_t> fat = bundle(code_object());
+  const std::vector<uint8_t> object = code_object();
+  ASSERT_GT(object.size(), sizeof(Elf64_Ehdr)) << ROCREF_HSA_LOADER_KERNELS;
+  const std::vector<uint8_t> fat = bundle(object);
   const Wrapper wrapper{0x48495046, 1, fat.data(), nullptr};
   void** modules = __hipRegisterFatBinary(&wrapper);
   ASSERT_NE(modules, nullptr);
-  char name[] = "twice";
-  __hipRegisterFunction(modules, reinterpret_cast<const void*>(&twice_stub), name, name, 0, nullptr, nullptr,
+  char name[] = "read_table";
+  __hipRegisterFunction(modules, reinterpret_cast<const void*>(&read_table_stub), name, name, 0, nullptr, nullptr,
                         nullptr, nullptr, nullptr);
   char var[] = "table";
   __hipRegisterVar(modules, table_shadow, var, var, 0, sizeof table_shadow, 0, 0);
-  // The variable's device copy starts with the code object's bytes.
+  // The variable starts with the code object's bytes.
   int32_t back[4] = {};
   ASSERT_EQ(hipSuccess, hipMemcpyFromSymbol(back, HIP_SYMBOL(table_shadow), sizeof back, 0, hipMemcpyDeviceToHost));
   EXPECT_EQ(0, std::memcmp(back, kTable, sizeof back));
-  // HIP-LNC-8: the stub names gfx code the model cannot execute.
+  // HIP-SYM-1: the symbol is the variable the kernel reads (through its relocated table_ptr).
+  const int32_t changed[4] = {1, 2, 3, 4};
+  ASSERT_EQ(hipSuccess, hipMemcpyToSymbol(HIP_SYMBOL(table_shadow), changed, sizeof changed, 0, hipMemcpyHostToDevice));
+  int32_t* out = nullptr;
+  ASSERT_EQ(hipSuccess, hipMalloc(&out, 128 * sizeof(int32_t)));
+  char pad = 3;
+  long scale = 100;
+  void* args[] = {&out, &pad, &scale};
+  ASSERT_EQ(hipSuccess,
+            hipLaunchKernel(reinterpret_cast<const void*>(&read_table_stub), dim3(2), dim3(64), args, 0, nullptr));
+  ASSERT_EQ(hipSuccess, hipDeviceSynchronize());
+  int32_t results[128] = {};
+  ASSERT_EQ(hipSuccess, hipMemcpy(results, out, sizeof results, hipMemcpyDeviceToHost));
+  EXPECT_TRUE(read_table_results(results, 128, changed, 3, 100)) << "results[5] = " << results[5];
+  // Checked as any launch: a block above the device's limit.
   hipFuncAttributes attr;
-  ASSERT_EQ(hipSuccess, hipFuncGetAttributes(&attr, reinterpret_cast<const void*>(&twice_stub)));
-  EXPECT_EQ(attr.sharedSizeBytes, 256u);
-  int* arg = nullptr;
-  void* args[] = {&arg};
-  EXPECT_EQ(hipErrorNoBinaryForGpu,
-            hipLaunchKernel(reinterpret_cast<const void*>(&twice_stub), dim3(1), dim3(64), args, 0, nullptr));
+  ASSERT_EQ(hipSuccess, hipFuncGetAttributes(&attr, reinterpret_cast<const void*>(&read_table_stub)));
+  EXPECT_EQ(attr.maxThreadsPerBlock, 1024);
+  EXPECT_EQ(hipErrorInvalidConfiguration,
+            hipLaunchKernel(reinterpret_cast<const void*>(&read_table_stub), dim3(1), dim3(2048), args, 0, nullptr));
+  EXPECT_EQ(hipSuccess, hipFree(out));
   __hipUnregisterFatBinary(modules);
   const Wrapper bad{0x12345678, 1, fat.data(), nullptr};
   EXPECT_EQ(nullptr, __hipRegisterFatBinary(&bad));
@@ -143,11 +123,12 @@ TEST(HipRegistration, HIP_REG_2_FatBinaryKernelsAndVariables) {
 // covers: HIP-LNC-8
 TEST(HipModule, HIP_MOD_2_CodeObjectKernelsAndGlobals) {
   const std::vector<uint8_t> object = code_object();
+  ASSERT_GT(object.size(), sizeof(Elf64_Ehdr)) << ROCREF_HSA_LOADER_KERNELS;
   hipModule_t module = nullptr;
   ASSERT_EQ(hipSuccess, hipModuleLoadData(&module, object.data()));
   hipFunction_t f = nullptr;
-  ASSERT_EQ(hipSuccess, hipModuleGetFunction(&f, module, "twice"));
-  EXPECT_STREQ(hipKernelNameRef(f), "twice");
+  ASSERT_EQ(hipSuccess, hipModuleGetFunction(&f, module, "read_table"));
+  EXPECT_STREQ(hipKernelNameRef(f), "read_table");
   EXPECT_EQ(hipErrorNotFound, hipModuleGetFunction(&f, module, "thrice"));
   hipDeviceptr_t table = nullptr;
   size_t bytes = 0;
@@ -156,11 +137,35 @@ TEST(HipModule, HIP_MOD_2_CodeObjectKernelsAndGlobals) {
   int32_t back[4] = {};
   ASSERT_EQ(hipSuccess, hipMemcpyDtoH(back, table, sizeof back));
   EXPECT_EQ(0, std::memcmp(back, kTable, sizeof back));
-  int value = 0;
-  ASSERT_EQ(hipSuccess, hipFuncGetAttribute(&value, HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
-  EXPECT_EQ(value, 256);
-  EXPECT_EQ(hipErrorNoBinaryForGpu, hipModuleLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, nullptr, nullptr, nullptr));
-  EXPECT_EQ(hipErrorInvalidValue, hipModuleLaunchKernel(f, 0, 1, 1, 64, 1, 1, 0, nullptr, nullptr, nullptr));
+  int32_t* out = nullptr;
+  ASSERT_EQ(hipSuccess, hipMalloc(&out, 64 * sizeof(int32_t)));
+  int32_t results[64] = {};
+  // kernelParams: one pointer per argument; dynamic shared memory adds to the kernel's own.
+  char pad = 1;
+  long scale = 10;
+  void* params[] = {&out, &pad, &scale};
+  ASSERT_EQ(hipSuccess, hipModuleLaunchKernel(f, 1, 1, 1, 64, 1, 1, 1024, nullptr, params, nullptr));
+  ASSERT_EQ(hipSuccess, hipDeviceSynchronize());
+  ASSERT_EQ(hipSuccess, hipMemcpy(results, out, sizeof results, hipMemcpyDeviceToHost));
+  EXPECT_TRUE(read_table_results(results, 64, kTable, 1, 10));
+  // `extra`: the explicit arguments packed at their offsets (int* 0, char 8, long 16).
+  uint8_t packed[24] = {};
+  pad = 2;
+  scale = 20;
+  std::memcpy(packed, &out, 8);
+  std::memcpy(packed + 8, &pad, 1);
+  std::memcpy(packed + 16, &scale, 8);
+  size_t packed_size = sizeof packed;
+  void* extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, packed, HIP_LAUNCH_PARAM_BUFFER_SIZE, &packed_size,
+                   HIP_LAUNCH_PARAM_END};
+  ASSERT_EQ(hipSuccess, hipModuleLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, nullptr, nullptr, extra));
+  ASSERT_EQ(hipSuccess, hipDeviceSynchronize());
+  ASSERT_EQ(hipSuccess, hipMemcpy(results, out, sizeof results, hipMemcpyDeviceToHost));
+  EXPECT_TRUE(read_table_results(results, 64, kTable, 2, 20));
+  EXPECT_EQ(hipErrorInvalidValue, hipModuleLaunchKernel(f, 0, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr));
+  EXPECT_EQ(hipErrorInvalidValue, hipModuleLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, nullptr, params, extra));
+  EXPECT_EQ(hipErrorInvalidValue, hipModuleLaunchKernel(f, 1, 1, 1, 64, 1, 1, 70000, nullptr, params, nullptr));
+  EXPECT_EQ(hipSuccess, hipFree(out));
   // The bundle form selects the gfx900 entry.
   const std::vector<uint8_t> fat = bundle(object);
   hipModule_t from_bundle = nullptr;
