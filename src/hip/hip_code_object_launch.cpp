@@ -75,9 +75,9 @@ hipError_t launch_code_object(ihipModuleSymbol_t& f, dim3 grid, dim3 block, void
   }
   std::vector<uint8_t> kernargs;
   if (!clr::build_kernargs(*k, args, packed, packed_size, &kernargs)) return hipErrorInvalidValue;
-  hipError_t error = hipSuccess;
-  clr::VirtualGpu* gpu = virtual_gpu(s, &error);
-  if (gpu == nullptr) return error;
+  const auto vgpu = virtual_gpu(s);
+  if (!vgpu) return vgpu.error();
+  clr::VirtualGpu* gpu = *vgpu;
   clr::KernelDispatch dispatch;
   dispatch.kernel_object = k->kernel_object;
   dispatch.name = f.name.c_str();
