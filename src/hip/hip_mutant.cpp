@@ -10,9 +10,17 @@
 namespace rocref::hip {
 namespace {
 
-constexpr const char* kNames[] = {"IgnoreLaunchBounds", "GraphReversedOrder", "PitchIgnored", "SymbolRangeUnchecked",
-                                   "TextureAlignmentUnchecked", "LaunchListStreamUnchecked",
-                                   "CaptureIgnored"};
+constexpr const char* kNames[] = {"IgnoreLaunchBounds",
+                                  "GraphReversedOrder",
+                                  "PitchIgnored",
+                                  "SymbolRangeUnchecked",
+                                  "TextureAlignmentUnchecked",
+                                  "LaunchListStreamUnchecked",
+                                  "CaptureIgnored",
+                                  "EnablePeerAccessSkipsMapping",
+                                  "MallocIgnoresCurrentDevice",
+                                  "CrossDeviceCopyFirstChunkOnly",
+                                  "PeerAccessReenabled"};
 static_assert(sizeof kNames / sizeof kNames[0] == static_cast<size_t>(HipMutant::kCount));
 
 // The one mutant ROCREF_HIP_MUTANT names is on for the whole process.
