@@ -1,7 +1,12 @@
 // clr/device.cpp - finding the GPU agent and its pools through hsa.h (see device.h).
 #include "clr/device.h"
 
+#include <algorithm>
+#include <array>
+#include <memory>
 #include <mutex>
+
+#include "clr/memory_registry.h"
 
 #include "common/trace.h"
 
@@ -12,12 +17,17 @@ struct PoolSearch {
   hsa_amd_memory_pool_t device{}, host{}, kernarg{};
 };
 
+struct AgentList {
+  std::vector<hsa_agent_t> gpus;
+  hsa_agent_t cpu{};
+};
+
 hsa_status_t find_agents(hsa_agent_t agent, void* data) {
-  auto* agents = static_cast<std::pair<hsa_agent_t, hsa_agent_t>*>(data);
+  auto* agents = static_cast<AgentList*>(data);
   hsa_device_type_t type;
   if (hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type) != HSA_STATUS_SUCCESS) return HSA_STATUS_SUCCESS;
-  if (type == HSA_DEVICE_TYPE_GPU && agents->first.handle == 0) agents->first = agent;
-  if (type == HSA_DEVICE_TYPE_CPU && agents->second.handle == 0) agents->second = agent;
+  if (type == HSA_DEVICE_TYPE_GPU) agents->gpus.push_back(agent);
+  if (type == HSA_DEVICE_TYPE_CPU && agents->cpu.handle == 0) agents->cpu = agent;
   return HSA_STATUS_SUCCESS;
 }
 
@@ -41,38 +51,103 @@ hsa_status_t find_pools(hsa_amd_memory_pool_t pool, void* data) {
   return HSA_STATUS_SUCCESS;
 }
 
+// HSA opens once per process; each device is made on its first get() and kept.
+constexpr int kMaxDevices = 64;
 std::once_flag g_once;
-Device* g_device = nullptr;
+AgentList g_agents;
 hsa_status_t g_status = HSA_STATUS_ERROR_NOT_INITIALIZED;
+std::mutex g_devices_mutex;
+std::array<Device*, kMaxDevices> g_devices{};
+std::array<bool, kMaxDevices> g_failed{};
+
+void open_hsa() {
+  std::call_once(g_once, [] {
+    ROCREF_TRACE_SPAN(trace::Layer::Clr, "Device::open", "hsa_init, agents");
+    g_status = hsa_init();
+    if (g_status != HSA_STATUS_SUCCESS) return;
+    hsa_iterate_agents(find_agents, &g_agents);
+    if (g_agents.gpus.size() > kMaxDevices) g_agents.gpus.resize(kMaxDevices);
+    if (g_agents.gpus.empty() || g_agents.cpu.handle == 0) {
+      g_agents.gpus.clear();
+      g_status = HSA_STATUS_ERROR_INVALID_AGENT;
+    }
+  });
+}
 
 }  // namespace
 
-Device* Device::get() {
-  std::call_once(g_once, [] {
-    auto* device = new Device();
-    g_status = device->open();
-    if (g_status == HSA_STATUS_SUCCESS) {
-      g_device = device;
+Device* Device::get(int ordinal) {
+  open_hsa();
+  if (ordinal < 0 || ordinal >= static_cast<int>(g_agents.gpus.size())) return nullptr;
+  std::lock_guard lock(g_devices_mutex);
+  if (g_devices[ordinal] == nullptr && !g_failed[ordinal]) {
+    auto device = std::unique_ptr<Device>(new Device(ordinal));
+    const hsa_status_t s = device->open(g_agents.gpus[ordinal], g_agents.cpu);
+    if (s == HSA_STATUS_SUCCESS) {
+      g_devices[ordinal] = device.release();  // lives as long as the process
     } else {
-      delete device;
+      g_failed[ordinal] = true;
+      if (ordinal == 0) g_status = s;
     }
-  });
-  return g_device;
+  }
+  return g_devices[ordinal];
+}
+
+int Device::count() {
+  open_hsa();
+  return get(0) != nullptr ? static_cast<int>(g_agents.gpus.size()) : 0;
+}
+
+const std::vector<hsa_agent_t>& Device::gpu_agents() {
+  open_hsa();
+  return g_agents.gpus;
 }
 
 hsa_status_t Device::open_status() {
-  get();
+  get(0);
   return g_status;
 }
 
-hsa_status_t Device::open() {
-  ROCREF_TRACE_SPAN(trace::Layer::Clr, "Device::open", "hsa_init, agents, pools");
-  if (hsa_status_t s = hsa_init(); s != HSA_STATUS_SUCCESS) return s;
-  std::pair<hsa_agent_t, hsa_agent_t> agents{};
-  hsa_iterate_agents(find_agents, &agents);
-  if (agents.first.handle == 0 || agents.second.handle == 0) return HSA_STATUS_ERROR_INVALID_AGENT;
-  gpu_ = agents.first;
-  cpu_ = agents.second;
+std::vector<hsa_agent_t> Device::access_agents() const {
+  std::lock_guard lock(peers_mutex_);
+  std::vector<hsa_agent_t> agents{gpu_, cpu_};
+  agents.insert(agents.end(), peers_.begin(), peers_.end());
+  return agents;
+}
+
+bool Device::peer_allowed(const Device& peer) const {
+  if (&peer == this) return true;
+  std::lock_guard lock(peers_mutex_);
+  return std::any_of(peers_.begin(), peers_.end(), [&](hsa_agent_t a) { return a.handle == peer.gpu_.handle; });
+}
+
+hsa_status_t Device::allow_peer(const Device& peer) {
+  ROCREF_TRACE_SPAN(trace::Layer::Clr, "Device::allow_peer", "peer=" + std::to_string(peer.ordinal()));
+  {
+    std::lock_guard lock(peers_mutex_);
+    peers_.push_back(peer.gpu_);
+  }
+  const std::vector<hsa_agent_t> agents = access_agents();
+  for (const Allocation& a : MemoryRegistry::instance().all()) {
+    if (a.device != ordinal_ || (a.kind != MemoryKind::Device)) continue;
+    if (hsa_status_t s =
+            hsa_amd_agents_allow_access(static_cast<uint32_t>(agents.size()), agents.data(), nullptr, a.base);
+        s != HSA_STATUS_SUCCESS) {
+      return s;
+    }
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+void Device::forbid_peer(const Device& peer) {
+  std::lock_guard lock(peers_mutex_);
+  std::erase_if(peers_, [&](hsa_agent_t a) { return a.handle == peer.gpu_.handle; });
+}
+
+hsa_status_t Device::open(hsa_agent_t gpu, hsa_agent_t cpu) {
+  ROCREF_TRACE_SPAN(trace::Layer::Clr, "Device::open", "pools of GPU " + std::to_string(ordinal_));
+  gpu_ = gpu;
+  cpu_ = cpu;
 
   PoolSearch gpu_pools, cpu_pools;
   hsa_amd_agent_iterate_memory_pools(gpu_, find_pools, &gpu_pools);

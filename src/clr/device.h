@@ -1,7 +1,9 @@
 // clr/device.h - the GPU the command layer drives: its HSA agents, pools and limits.
 //
-// ROCclr's roc::Device role. Opens the HSA runtime on first use and finds the
-// first GPU agent, the CPU agent, and the three pools every command needs:
+// ROCclr's roc::Device role: one per GPU agent, in the order HSA lists them,
+// each made on first use and kept for the process (choosing the current one is
+// HIP's job). Opens the HSA runtime on first use and finds, for its GPU agent,
+// the CPU agent and the three pools every command needs:
 // coarse-grained device memory (hipMalloc), fine-grained system memory
 // (hipHostMalloc, staging) and the kernarg pool; and the completion signals
 // every stream and event shares (signal_pool.h).
@@ -12,7 +14,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "clr/signal_pool.h"
 
@@ -35,10 +39,25 @@ struct DeviceInfo {
 
 class Device {
  public:
-  // The device, opening HSA on first call; nullptr when HSA or a GPU agent is missing.
-  static Device* get();
+  // Device `ordinal` (0: the first GPU agent), opening HSA on first call; nullptr
+  // when HSA, that GPU agent or its pools are missing.
+  static Device* get(int ordinal = 0);
+  // The number of GPU agents (0 when HSA did not open).
+  static int count();
+  // Every GPU agent, in ordinal order: memory every device may touch is mapped into all.
+  static const std::vector<hsa_agent_t>& gpu_agents();
   // The HSA status of the first open (HSA_STATUS_SUCCESS when get() succeeded).
   static hsa_status_t open_status();
+
+  int ordinal() const { return ordinal_; }
+  // Peer access (HIP-PEER-2): `peer`'s GPU may reach this device's memory. Maps
+  // every device allocation of this device made so far and each one made later
+  // into the peer's VM. forbid_peer stops mapping later ones (existing mappings stay).
+  hsa_status_t allow_peer(const Device& peer);
+  void forbid_peer(const Device& peer);
+  bool peer_allowed(const Device& peer) const;
+  // The agents a new device allocation of this device is made accessible to.
+  std::vector<hsa_agent_t> access_agents() const;
 
   hsa_agent_t gpu() const { return gpu_; }
   hsa_agent_t cpu() const { return cpu_; }
@@ -49,8 +68,12 @@ class Device {
   SignalPool& signal_pool() { return signal_pool_; }
 
  private:
-  Device() = default;
-  hsa_status_t open();
+  explicit Device(int ordinal) : ordinal_(ordinal) {}
+  hsa_status_t open(hsa_agent_t gpu, hsa_agent_t cpu);
+
+  int ordinal_ = 0;
+  mutable std::mutex peers_mutex_;
+  std::vector<hsa_agent_t> peers_;
 
   hsa_agent_t gpu_{};
   hsa_agent_t cpu_{};

@@ -9,6 +9,8 @@
 #include <string>
 #include <unordered_map>
 
+#include <vector>
+
 #include "clr/device.h"
 #include "common/kernel_abi.h"
 #include "common/trace.h"
@@ -46,8 +48,9 @@ uint64_t kernel_object_for(uint64_t kernel_id, uint32_t kernarg_size) {
   if (hsa_amd_memory_pool_allocate(device->host_pool(), sizeof(KernelObjectImage), 0, &memory) != HSA_STATUS_SUCCESS) {
     return 0;
   }
-  hsa_agent_t agents[] = {device->gpu()};
-  hsa_amd_agents_allow_access(1, agents, nullptr, memory);
+  // One object for every device: each GPU may launch the kernel.
+  const std::vector<hsa_agent_t>& agents = Device::gpu_agents();
+  hsa_amd_agents_allow_access(static_cast<uint32_t>(agents.size()), agents.data(), nullptr, memory);
   auto* image = new (memory) KernelObjectImage{};
   image->descriptor.kernel_code_entry_byte_offset = offsetof(KernelObjectImage, code);
   image->descriptor.kernarg_size = kernarg_size;

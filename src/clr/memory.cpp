@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <string>
+#include <vector>
 
 #include "clr/device.h"
 #include "common/trace.h"
@@ -12,7 +13,8 @@
 namespace rocref::clr {
 namespace {
 
-std::atomic<size_t> g_device_bytes{0};
+constexpr int kMaxDevices = 64;
+std::atomic<size_t> g_device_bytes[kMaxDevices]{};
 
 }  // namespace
 
@@ -25,10 +27,16 @@ hsa_status_t create_memory(Device& device, MemoryKind kind, size_t size, unsigne
   if (hsa_status_t s = hsa_amd_memory_pool_allocate(pool, size, 0, &memory); s != HSA_STATUS_SUCCESS) {
     return s == HSA_STATUS_ERROR_INVALID_ALLOCATION ? HSA_STATUS_ERROR_OUT_OF_RESOURCES : s;
   }
-  hsa_agent_t agents[] = {device.gpu(), device.cpu()};
-  hsa_amd_agents_allow_access(2, agents, nullptr, memory);
-  MemoryRegistry::instance().add(Allocation{memory, size, kind, flags, pitch});
-  if (kind == MemoryKind::Device) g_device_bytes += size;
+  // Device memory: its GPU, the CPU and the GPUs given peer access (HIP-PEER-2);
+  // system memory: every GPU, as ROCclr maps host allocations into all devices.
+  std::vector<hsa_agent_t> agents = device.access_agents();
+  if (kind != MemoryKind::Device) {
+    agents = Device::gpu_agents();
+    agents.push_back(device.cpu());
+  }
+  hsa_amd_agents_allow_access(static_cast<uint32_t>(agents.size()), agents.data(), nullptr, memory);
+  MemoryRegistry::instance().add(Allocation{memory, size, kind, flags, pitch, device.ordinal()});
+  if (kind == MemoryKind::Device) g_device_bytes[device.ordinal()] += size;
   *base = memory;
   return HSA_STATUS_SUCCESS;
 }
@@ -47,11 +55,13 @@ std::optional<Allocation> release_memory(void* base) {
   std::optional<Allocation> found = MemoryRegistry::instance().remove(base);
   if (!found) return std::nullopt;
   if (found->kind == MemoryKind::Registered) return found;  // the program owns the pages
-  if (found->kind == MemoryKind::Device) g_device_bytes -= found->size;
+  if (found->kind == MemoryKind::Device) g_device_bytes[found->device] -= found->size;
   hsa_amd_memory_pool_free(base);
   return found;
 }
 
-size_t device_bytes_in_use() { return g_device_bytes.load(); }
+size_t device_bytes_in_use(int device) {
+  return device >= 0 && device < kMaxDevices ? g_device_bytes[device].load() : 0;
+}
 
 }  // namespace rocref::clr

@@ -26,7 +26,7 @@ hsa_status_t register_host_memory(void* base, size_t size, unsigned flags);
 // Releases the allocation that starts at `base`; its record, or nullopt when
 // `base` starts none (then nothing changes).
 std::optional<Allocation> release_memory(void* base);
-// Bytes of device memory allocated and not yet released.
-size_t device_bytes_in_use();
+// Bytes of device `device`'s memory allocated and not yet released.
+size_t device_bytes_in_use(int device);
 
 }  // namespace rocref::clr

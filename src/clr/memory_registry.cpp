@@ -45,4 +45,12 @@ bool MemoryRegistry::overlaps(const void* address, size_t size) const {
   return a - it->first < it->second.size;
 }
 
+std::vector<Allocation> MemoryRegistry::all() const {
+  std::lock_guard lock(mutex_);
+  std::vector<Allocation> out;
+  out.reserve(by_base_.size());
+  for (const auto& [base, allocation] : by_base_) out.push_back(allocation);
+  return out;
+}
+
 }  // namespace rocref::clr

@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 namespace rocref::clr {
 
@@ -22,6 +23,7 @@ struct Allocation {
   MemoryKind kind = MemoryKind::Device;
   unsigned flags = 0;      // the API's allocation flags (hipHostMalloc*, hipHostRegister*)
   size_t pitch = 0;        // row pitch of a pitched allocation, else 0
+  int device = 0;          // ordinal of the device whose pool made it (clr::Device)
 };
 
 class MemoryRegistry {
@@ -35,6 +37,8 @@ class MemoryRegistry {
   std::optional<Allocation> find(const void* address, size_t size = 1) const;
   // True when any byte of [address, address + size) lies in a recorded allocation.
   bool overlaps(const void* address, size_t size) const;
+  // Every recorded allocation (a copy: peer access maps the ones of a device).
+  std::vector<Allocation> all() const;
 
  private:
   mutable std::mutex mutex_;

@@ -99,6 +99,7 @@ class VirtualGpu {
   // True when every submitted command completed (or the queue failed).
   bool idle();
   hsa_status_t error() const { return error_.load(std::memory_order_acquire); }
+  Device& device() const { return device_; }
   KernargStats kernarg_stats();
 
  private:

@@ -1,6 +1,6 @@
 // hip/hip_device.cpp - device selection, properties, limits, flags and whole-device synchronization (HIP-DEV-*).
 //
-// rocref presents the command layer's one GPU as device 0. hipDeviceProp_t is
+// Device i is the command layer's Device i, the i-th GPU agent. hipDeviceProp_t is
 // filled from the agent's HSA attributes (clr::DeviceInfo) and, where HSA has
 // no attribute, with the values ROCclr reports for gfx9 parts.
 #include <cstdio>
@@ -16,10 +16,10 @@ namespace rocref::hip {
 
 hipError_t fill_properties(hipDeviceProp_t* prop, int deviceId) {
   if (prop == nullptr) return hipErrorInvalidValue;
-  const auto dev = device();
+  if (const auto current = device(); !current) return current.error();
+  const auto dev = device(deviceId);
   if (!dev) return dev.error();
   clr::Device* d = *dev;
-  if (!valid_device(deviceId)) return hipErrorInvalidDevice;
   const clr::DeviceInfo& info = d->info();
   std::memset(prop, 0, sizeof *prop);
   std::strncpy(prop->name, info.name.c_str(), sizeof prop->name - 1);
@@ -133,7 +133,7 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int deviceId) {
 hipError_t hipChooseDevice(int* device, const hipDeviceProp_t* prop) {
   if (device == nullptr || prop == nullptr) return result(hipErrorInvalidValue);
   if (const auto d = rocref::hip::device(); !d) return result(d.error());
-  *device = 0;  // the only device matches best whatever was asked
+  *device = 0;  // the devices are alike: the first matches best whatever was asked
   return hipSuccess;
 }
 

@@ -52,7 +52,7 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
   std::lock_guard lock(event->mutex);
   hsa_signal_t signal;
   if (hsa_status_t st = gpu->marker(&signal); st != HSA_STATUS_SUCCESS) return result(rocref::hip::from_hsa(st));
-  if (event->recorded) rocref::hip::device().value()->signal_pool().release(event->signal);
+  if (event->recorded) event->gpu->device().signal_pool().release(event->signal);
   event->signal = signal;
   event->recorded = true;
   event->gpu = std::move(gpu);
@@ -97,7 +97,7 @@ hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
     *ms = 0.0f;
     return hipSuccess;
   }
-  rocref::clr::Device* d = rocref::hip::device().value();
+  rocref::clr::Device* d = &start->gpu->device();
   hsa_amd_profiling_dispatch_time_t t0{}, t1{};
   if (hsa_amd_profiling_get_dispatch_time(d->gpu(), start->signal, &t0) != HSA_STATUS_SUCCESS ||
       hsa_amd_profiling_get_dispatch_time(d->gpu(), stop->signal, &t1) != HSA_STATUS_SUCCESS) {
@@ -112,7 +112,7 @@ hipError_t hipEventDestroy(hipEvent_t event) {
   {
     std::lock_guard lock(event->mutex);
     // No wait: a pending marker, and any stream waiting on it, hold references of their own.
-    if (event->recorded) rocref::hip::device().value()->signal_pool().release(event->signal);
+    if (event->recorded) event->gpu->device().signal_pool().release(event->signal);
   }
   delete event;
   return hipSuccess;

@@ -22,10 +22,9 @@ hipError_t launch_list(hipLaunchParams* list, int count, unsigned flags, bool co
     const hipLaunchParams& l = list[i];
     if (uint64_t{l.blockDim.x} * l.blockDim.y * l.blockDim.z == 0) return hipErrorInvalidConfiguration;
     const bool stream_checked = !rocref::hip::hip_mutant_active(rocref::hip::HipMutant::LaunchListStreamUnchecked);
-    if ((stream_checked && l.stream == nullptr) || rocref::hip::resolve_stream(l.stream) == nullptr) {
-      return hipErrorInvalidResourceHandle;
-    }
-    const int device = 0;  // the KFD model presents one GPU: every stream is on device 0
+    const ihipStream_t* s = rocref::hip::resolve_stream(l.stream);
+    if ((stream_checked && l.stream == nullptr) || s == nullptr) return hipErrorInvalidResourceHandle;
+    const int device = s->device;  // the device the stream was made on
     for (int d : devices) {
       if (d == device) return hipErrorInvalidDevice;
     }

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "clr/host_call.h"
 #include "clr/memory.h"
@@ -17,6 +18,7 @@
 #include "common/trace.h"
 #include "hip/hip_mem_pool.h"
 #include "hip/hip_memory_ops.h"
+#include "hip/hip_mutant.h"
 #include "hip/hip_state.h"
 
 using rocref::clr::Allocation;
@@ -35,7 +37,9 @@ namespace rocref::hip {
 hipError_t allocate(void** ptr, size_t size, MemoryKind kind, unsigned flags, const char* what) {
   ROCREF_TRACE_SPAN(rocref::trace::Layer::Hip, what, "size=" + std::to_string(size));
   if (ptr == nullptr) return hipErrorInvalidValue;
-  const auto dev = rocref::hip::device();
+  const auto dev = rocref::hip::hip_mutant_active(rocref::hip::HipMutant::MallocIgnoresCurrentDevice)
+                       ? rocref::hip::device(0)
+                       : rocref::hip::device();
   if (!dev) return dev.error();
   rocref::clr::Device* d = *dev;
   if (size == 0) {
@@ -90,7 +94,7 @@ hipError_t wait(rocref::clr::VirtualGpu* gpu) { return rocref::hip::from_hsa(gpu
 // Pageable host memory: bounce through a pinned staging buffer, one chunk at a time.
 hipError_t staged_copy(rocref::clr::VirtualGpu* gpu, void* dst, const void* src, size_t size, bool to_device) {
   hipError_t error = hipSuccess;
-  rocref::clr::Device* d = rocref::hip::device().value();
+  rocref::clr::Device* d = &gpu->device();
   void* staging = nullptr;
   if (hsa_amd_memory_pool_allocate(d->host_pool(), kStagingBytes, 0, &staging) != HSA_STATUS_SUCCESS) {
     return hipErrorOutOfMemory;
@@ -113,6 +117,39 @@ hipError_t staged_copy(rocref::clr::VirtualGpu* gpu, void* dst, const void* src,
   return error;
 }
 
+// A device allocation `gpu` has no mapping of (another device's, without peer
+// access): its device's ordinal, else -1.
+int unmapped_owner(const void* ptr, const rocref::clr::VirtualGpu& gpu) {
+  auto found = MemoryRegistry::instance().find(ptr);
+  if (!found || found->kind != MemoryKind::Device || found->device == gpu.device().ordinal()) return -1;
+  rocref::clr::Device* owner = rocref::clr::Device::get(found->device);
+  return owner != nullptr && owner->peer_allowed(gpu.device()) ? -1 : found->device;
+}
+
+// HIP-PEER-3: a copy between two devices' memory that no one GPU reaches: the
+// source's GPU copies into system memory every GPU reaches, the destination's
+// GPU copies on from there, one chunk at a time; the stream waits for both.
+hipError_t cross_device_copy(rocref::clr::VirtualGpu* from, rocref::clr::VirtualGpu* to, void* dst, const void* src,
+                             size_t size) {
+  const std::vector<hsa_agent_t>& agents = rocref::clr::Device::gpu_agents();
+  void* staging = nullptr;
+  if (hsa_amd_memory_pool_allocate(from->device().host_pool(), kStagingBytes, 0, &staging) != HSA_STATUS_SUCCESS) {
+    return hipErrorOutOfMemory;
+  }
+  hsa_amd_agents_allow_access(static_cast<uint32_t>(agents.size()), agents.data(), nullptr, staging);
+  hipError_t error = hipSuccess;
+  for (size_t done = 0; done < size && error == hipSuccess; done += kStagingBytes) {
+    const size_t n = std::min(kStagingBytes, size - done);
+    error = rocref::hip::from_hsa(from->copy(staging, static_cast<const uint8_t*>(src) + done, n));
+    if (error == hipSuccess) error = wait(from);
+    if (error == hipSuccess) error = rocref::hip::from_hsa(to->copy(static_cast<uint8_t*>(dst) + done, staging, n));
+    if (error == hipSuccess) error = wait(to);
+    if (rocref::hip::hip_mutant_active(rocref::hip::HipMutant::CrossDeviceCopyFirstChunkOnly)) break;
+  }
+  hsa_amd_memory_pool_free(staging);
+  return error;
+}
+
 }  // namespace
 
 namespace rocref::hip {
@@ -130,6 +167,19 @@ hipError_t copy(void* dst, const void* src, size_t size, hipMemcpyKind kind, hip
   if (!vgpu) return vgpu.error();
   rocref::clr::VirtualGpu* gpu = *vgpu;
   const bool dst_known = hip_memory(dst), src_known = hip_memory(src);
+  const int dst_owner = unmapped_owner(dst, *gpu), src_owner = unmapped_owner(src, *gpu);
+  if (dst_owner >= 0 || src_owner >= 0) {
+    // Another device's memory the stream's GPU cannot reach: that device's GPU
+    // does its side, after the stream's earlier work; the copy completes before return.
+    if (hipError_t e = wait(gpu); e != hipSuccess) return e;
+    const auto from = src_owner >= 0 ? owner_virtual_gpu(src_owner) : Expected<clr::VirtualGpu*, hipError_t>(gpu);
+    const auto to = dst_owner >= 0 ? owner_virtual_gpu(dst_owner) : Expected<clr::VirtualGpu*, hipError_t>(gpu);
+    if (!from) return from.error();
+    if (!to) return to.error();
+    if (dst_known && src_known && *from != *to) return cross_device_copy(*from, *to, dst, src, size);
+    gpu = src_owner >= 0 ? *from : *to;
+    async = false;
+  }
   if (!dst_known && !src_known) {  // host to host: the CPU copies, after earlier stream work
     if (hipError_t e = wait(gpu); e != hipSuccess) return e;
     std::memmove(dst, src, size);
@@ -153,6 +203,13 @@ hipError_t fill(void* dst, uint32_t pattern, uint32_t pattern_bytes, size_t size
   const auto vgpu = rocref::hip::virtual_gpu(s);
   if (!vgpu) return vgpu.error();
   rocref::clr::VirtualGpu* gpu = *vgpu;
+  if (const int owner = unmapped_owner(dst, *gpu); owner >= 0) {  // another device's memory: its GPU fills it
+    if (hipError_t e = wait(gpu); e != hipSuccess) return e;
+    const auto other = owner_virtual_gpu(owner);
+    if (!other) return other.error();
+    gpu = *other;
+    async = false;
+  }
   if (!hip_memory(dst)) {  // registered host pages: the CPU fills them in stream order
     if (hipError_t e = wait(gpu); e != hipSuccess) return e;
     for (size_t i = 0; i < size; i += pattern_bytes) std::memcpy(static_cast<uint8_t*>(dst) + i, &pattern, pattern_bytes);
@@ -226,8 +283,8 @@ hipError_t hipFreeAsync(void* dev_ptr, hipStream_t stream) {
   const auto vgpu = rocref::hip::virtual_gpu(s);
   if (!vgpu) return result(vgpu.error());
   rocref::clr::VirtualGpu* gpu = *vgpu;
-  return result(rocref::hip::from_hsa(
-      rocref::clr::enqueue_host_call(*rocref::hip::device().value(), *gpu, free_in_stream_order, dev_ptr)));
+  return result(
+      rocref::hip::from_hsa(rocref::clr::enqueue_host_call(gpu->device(), *gpu, free_in_stream_order, dev_ptr)));
 }
 
 hipError_t hipMemcpy(void* dst, const void* src, size_t sizeBytes, hipMemcpyKind kind) {
@@ -328,7 +385,7 @@ hipError_t hipMemGetInfo(size_t* free, size_t* total) {
   if (!dev) return result(dev.error());
   rocref::clr::Device* d = *dev;
   *total = d->info().device_memory;
-  const size_t used = rocref::clr::device_bytes_in_use();
+  const size_t used = rocref::clr::device_bytes_in_use(d->ordinal());
   *free = used > *total ? 0 : *total - used;
   return hipSuccess;
 }

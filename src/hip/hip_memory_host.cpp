@@ -70,7 +70,7 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t* attributes, const void
   if (!found) return result(hipErrorInvalidValue);  // memory HIP did not allocate or register
   std::memset(attributes, 0, sizeof *attributes);
   attributes->memoryType = memory_type(*found);
-  attributes->device = 0;
+  attributes->device = found->device;  // the device whose pool made it
   attributes->devicePointer = const_cast<void*>(ptr);
   attributes->hostPointer = found->kind == MemoryKind::Device ? nullptr : const_cast<void*>(ptr);
   attributes->isManaged = found->kind == MemoryKind::Managed ? 1 : 0;

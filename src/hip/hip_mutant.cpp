@@ -10,9 +10,18 @@
 namespace rocref::hip {
 namespace {
 
-constexpr const char* kNames[] = {"IgnoreLaunchBounds",   "GraphReversedOrder",        "PitchIgnored",
-                                  "SymbolRangeUnchecked", "TextureAlignmentUnchecked", "LaunchListStreamUnchecked",
-                                  "CaptureIgnored",       "SymbolSeparateCopy"};
+constexpr const char* kNames[] = {"IgnoreLaunchBounds",
+                                  "GraphReversedOrder",
+                                  "PitchIgnored",
+                                  "SymbolRangeUnchecked",
+                                  "TextureAlignmentUnchecked",
+                                  "LaunchListStreamUnchecked",
+                                  "CaptureIgnored",
+                                  "EnablePeerAccessSkipsMapping",
+                                  "MallocIgnoresCurrentDevice",
+                                  "CrossDeviceCopyFirstChunkOnly",
+                                  "PeerAccessReenabled",
+                                  "SymbolSeparateCopy"};
 static_assert(sizeof kNames / sizeof kNames[0] == static_cast<size_t>(HipMutant::kCount));
 
 // The one mutant ROCREF_HIP_MUTANT names is on for the whole process.

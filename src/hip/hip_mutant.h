@@ -10,15 +10,19 @@
 namespace rocref::hip {
 
 enum class HipMutant : uint32_t {
-  IgnoreLaunchBounds,         // HIP-LNC-5: a launch above __launch_bounds__ goes ahead
-  GraphReversedOrder,         // HIP-GRAPH-1: an executable graph runs its nodes in reverse topological order
-  PitchIgnored,               // HIP-MEM-10: 2D/3D copies treat rows as contiguous
-  SymbolRangeUnchecked,       // HIP-SYM-1: a symbol copy may run past the variable's end
-  TextureAlignmentUnchecked,  // HIP-TEX-1: a linear texture may start off the texture alignment
-  LaunchListStreamUnchecked,  // HIP-LNC-9: a launch list entry without a stream goes to the null stream
-  CaptureIgnored,             // HIP-GRAPH-3: a capturing stream runs its work instead of recording it
-  SymbolSeparateCopy,  // HIP-SYM-1: a hipcc __device__ variable gets a device copy, not the variable in the loaded
-                       // image
+  IgnoreLaunchBounds,             // HIP-LNC-5: a launch above __launch_bounds__ goes ahead
+  GraphReversedOrder,             // HIP-GRAPH-1: an executable graph runs its nodes in reverse topological order
+  PitchIgnored,                   // HIP-MEM-10: 2D/3D copies treat rows as contiguous
+  SymbolRangeUnchecked,           // HIP-SYM-1: a symbol copy may run past the variable's end
+  TextureAlignmentUnchecked,      // HIP-TEX-1: a linear texture may start off the texture alignment
+  LaunchListStreamUnchecked,      // HIP-LNC-9: a launch list entry without a stream goes to the null stream
+  CaptureIgnored,                 // HIP-GRAPH-3: a capturing stream runs its work instead of recording it
+  EnablePeerAccessSkipsMapping,   // HIP-PEER-2: enabling peer access maps none of the peer's memory
+  MallocIgnoresCurrentDevice,     // HIP-DEV-8: hipMalloc allocates from device 0 whichever device is current
+  CrossDeviceCopyFirstChunkOnly,  // HIP-PEER-3: a copy between devices through system memory moves its first chunk only
+  PeerAccessReenabled,  // HIP-PEER-2: enabling peer access twice succeeds (no hipErrorPeerAccessAlreadyEnabled)
+  SymbolSeparateCopy,  // HIP-SYM-1: a hipcc __device__ variable gets a device copy, not the variable in the
+                       // loaded image
   kCount
 };
 

@@ -40,9 +40,24 @@ class HandleSet {
 HandleSet<ihipStream_t> g_streams;
 HandleSet<ihipEvent_t> g_events;
 
-ihipStream_t& default_stream() {
-  static ihipStream_t* stream = new ihipStream_t();  // lives as long as the process
-  return *stream;
+constexpr int kMaxDevices = 64;
+
+// The null stream of each device, made on first use; lives as long as the process.
+ihipStream_t& default_stream(int device) {
+  static std::mutex mutex;
+  static ihipStream_t* streams[kMaxDevices] = {};
+  std::lock_guard lock(mutex);
+  if (streams[device] == nullptr) {
+    streams[device] = new ihipStream_t();
+    streams[device]->device = device;
+  }
+  return *streams[device];
+}
+
+std::vector<ihipStream_t*> default_streams() {
+  std::vector<ihipStream_t*> out;
+  for (int d = 0; d < clr::Device::count() && d < kMaxDevices; ++d) out.push_back(&default_stream(d));
+  return out;
 }
 
 }  // namespace
@@ -74,22 +89,27 @@ hipError_t from_hsa(hsa_status_t status) {
   return hipErrorUnknown;
 }
 
-Expected<clr::Device*, hipError_t> device() {
-  clr::Device* d = clr::Device::get();
-  if (d == nullptr) return unexpected(hipErrorNoDevice);
+Expected<clr::Device*, hipError_t> device(int ordinal) {
+  if (clr::Device::count() == 0) return unexpected(hipErrorNoDevice);
+  clr::Device* d = clr::Device::get(ordinal);
+  if (d == nullptr) return unexpected(hipErrorInvalidDevice);
   return d;
 }
+
+Expected<clr::Device*, hipError_t> device() { return device(current_device()); }
 
 namespace {
 
 // The calling thread's hipStreamPerThread stream: registered while the thread lives, so
 // hipDeviceSynchronize waits for it too.
 struct PerThreadStream {
-  ihipStream_t* stream = nullptr;
+  ihipStream_t* streams[kMaxDevices] = {};  // one per device
   ~PerThreadStream() {
-    if (stream == nullptr) return;
-    g_streams.erase(stream);
-    delete stream;  // the virtual GPU waits for its work
+    for (ihipStream_t* stream : streams) {
+      if (stream == nullptr) continue;
+      g_streams.erase(stream);
+      delete stream;  // the virtual GPU waits for its work
+    }
   }
 };
 thread_local PerThreadStream t_per_thread;
@@ -98,14 +118,16 @@ thread_local int t_device = 0;
 }  // namespace
 
 ihipStream_t* per_thread_stream() {
-  if (t_per_thread.stream == nullptr) {
-    t_per_thread.stream = new ihipStream_t();
-    g_streams.insert(t_per_thread.stream);
+  ihipStream_t*& stream = t_per_thread.streams[t_device];
+  if (stream == nullptr) {
+    stream = new ihipStream_t();
+    stream->device = t_device;
+    g_streams.insert(stream);
   }
-  return t_per_thread.stream;
+  return stream;
 }
 
-int device_count() { return clr::Device::get() != nullptr ? 1 : 0; }
+int device_count() { return clr::Device::count(); }
 bool valid_device(int device) { return device >= 0 && device < device_count(); }
 int current_device() { return t_device; }
 void set_current_device(int device) { t_device = device; }
@@ -115,7 +137,7 @@ unsigned& device_flags() {
 }
 
 ihipStream_t* resolve_stream(hipStream_t stream) {
-  if (stream == nullptr) return &default_stream();
+  if (stream == nullptr) return &default_stream(t_device);
   if (stream == hipStreamPerThread) return per_thread_stream();
   return g_streams.contains(stream) ? stream : nullptr;
 }
@@ -123,7 +145,7 @@ ihipStream_t* resolve_stream(hipStream_t stream) {
 Expected<std::shared_ptr<clr::VirtualGpu>, hipError_t> shared_virtual_gpu(ihipStream_t* stream) {
   // A capturing stream runs nothing: what is not captured is refused (HIP-GRAPH-3).
   if (capturing(stream)) return unexpected(refuse_in_capture(stream));
-  const Expected<clr::Device*, hipError_t> d = device();
+  const Expected<clr::Device*, hipError_t> d = device(stream->device);
   if (!d) return unexpected(d.error());
   std::lock_guard lock(stream->mutex);
   if (!stream->gpu) {
@@ -140,6 +162,12 @@ Expected<clr::VirtualGpu*, hipError_t> virtual_gpu(ihipStream_t* stream) {
   return gpu->get();
 }
 
+Expected<clr::VirtualGpu*, hipError_t> owner_virtual_gpu(int ordinal) {
+  if (ordinal < 0 || ordinal >= kMaxDevices || ordinal >= clr::Device::count())
+    return unexpected(hipErrorInvalidDevice);
+  return virtual_gpu(&default_stream(ordinal));
+}
+
 bool register_stream(ihipStream_t* stream) { return g_streams.insert(stream); }
 bool unregister_stream(ihipStream_t* stream) { return g_streams.erase(stream); }
 bool register_event(ihipEvent_t* event) { return g_events.insert(event); }
@@ -148,7 +176,8 @@ bool known_event(ihipEvent_t* event) { return g_events.contains(event); }
 
 hipError_t synchronize_all() {
   std::vector<ihipStream_t*> streams = g_streams.snapshot();
-  streams.insert(streams.begin(), &default_stream());
+  const std::vector<ihipStream_t*> defaults = default_streams();
+  streams.insert(streams.begin(), defaults.begin(), defaults.end());
   hipError_t first = hipSuccess;
   for (ihipStream_t* s : streams) {
     std::lock_guard lock(s->mutex);

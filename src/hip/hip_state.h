@@ -18,6 +18,7 @@
 #include "hip/hip_runtime.h"
 
 struct ihipStream_t {
+  int device = 0;  // the device current when it was made (HIP-DEV-8)
   unsigned flags = hipStreamDefault;
   int priority = 0;                          // hipStreamCreateWithPriority, clamped to the range
   std::vector<uint32_t> cu_mask;             // hipExtStreamCreateWithCUMask; empty: every CU
@@ -46,22 +47,28 @@ hipError_t last_error(bool reset);
 
 hipError_t from_hsa(hsa_status_t status);
 
-// The device, or hipErrorNoDevice when there is no GPU.
+// The calling thread's current device, or hipErrorNoDevice when there is no GPU.
 Expected<clr::Device*, hipError_t> device();
+// Device `ordinal`: hipErrorNoDevice when there is no GPU, hipErrorInvalidDevice out of range.
+Expected<clr::Device*, hipError_t> device(int ordinal);
 
-// Resolves a stream handle (nullptr: the default stream); nullptr if the handle is unknown.
+// Resolves a stream handle (nullptr: the current device's default stream); nullptr if the handle is unknown.
 ihipStream_t* resolve_stream(hipStream_t stream);
 // The stream's virtual GPU, made on first use (never nullptr), or the error that prevented it.
 Expected<clr::VirtualGpu*, hipError_t> virtual_gpu(ihipStream_t* stream);
 // The same, as a reference that keeps the virtual GPU alive after hipStreamDestroy.
 Expected<std::shared_ptr<clr::VirtualGpu>, hipError_t> shared_virtual_gpu(ihipStream_t* stream);
 
-// The per-thread default stream (hipStreamPerThread) of the calling thread.
+// The virtual GPU of device `ordinal`'s null stream: what works on that device's
+// memory for a stream of another device that has no mapping of it.
+Expected<clr::VirtualGpu*, hipError_t> owner_virtual_gpu(int ordinal);
+
+// The per-thread default stream (hipStreamPerThread) of the calling thread on its current device.
 ihipStream_t* per_thread_stream();
 // True for the handles that name a default stream (nullptr, hipStreamPerThread).
 inline bool is_default_stream(hipStream_t stream) { return stream == nullptr || stream == hipStreamPerThread; }
 
-// The device ordinal rocref presents (one GPU: 0) and the checks every device argument gets.
+// The number of devices (one per GPU agent) and the check every device argument gets.
 int device_count();
 bool valid_device(int device);
 // The calling thread's device (hipSetDevice); always a valid ordinal when a device exists.

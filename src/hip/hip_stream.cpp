@@ -11,6 +11,7 @@ hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned int flags) {
   }
   if (const auto d = rocref::hip::device(); !d) return result(d.error());
   auto* s = new ihipStream_t();
+  s->device = rocref::hip::current_device();  // HIP-DEV-8: the stream belongs to the current device
   s->flags = flags;
   if (const auto gpu = rocref::hip::virtual_gpu(s); !gpu) {
     delete s;

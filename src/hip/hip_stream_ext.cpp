@@ -27,7 +27,7 @@ hipError_t host_call(hipStream_t stream, rocref::clr::HostFunction function, voi
   const auto vgpu = stream_gpu(stream);
   if (!vgpu) return vgpu.error();
   rocref::clr::VirtualGpu* gpu = *vgpu;
-  return rocref::hip::from_hsa(rocref::clr::enqueue_host_call(*rocref::hip::device().value(), *gpu, function, data));
+  return rocref::hip::from_hsa(rocref::clr::enqueue_host_call(gpu->device(), *gpu, function, data));
 }
 
 struct Callback {
@@ -73,7 +73,7 @@ hipError_t wait_value(hipStream_t stream, void* ptr, T value, unsigned flags, T 
   const auto vgpu = stream_gpu(stream);
   if (!vgpu) return vgpu.error();
   rocref::clr::VirtualGpu* gpu = *vgpu;
-  rocref::clr::Device* device = rocref::hip::device().value();
+  rocref::clr::Device* device = &gpu->device();
   hsa_signal_t gate;
   if (hsa_status_t s = rocref::clr::enqueue_gate(*device, *gpu, &gate); s != HSA_STATUS_SUCCESS) {
     return rocref::hip::from_hsa(s);
