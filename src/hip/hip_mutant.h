@@ -21,8 +21,8 @@ enum class HipMutant : uint32_t {
   MallocIgnoresCurrentDevice,     // HIP-DEV-8: hipMalloc allocates from device 0 whichever device is current
   CrossDeviceCopyFirstChunkOnly,  // HIP-PEER-3: a copy between devices through system memory moves its first chunk only
   PeerAccessReenabled,  // HIP-PEER-2: enabling peer access twice succeeds (no hipErrorPeerAccessAlreadyEnabled)
-  SymbolSeparateCopy,  // HIP-SYM-1: a hipcc __device__ variable gets a device copy, not the variable in the
-                       // loaded image
+  SymbolSeparateCopy,   // HIP-SYM-1: a hipcc __device__ variable gets a device copy, not the variable in the
+                        // loaded image
   kCount
 };
 

@@ -17,8 +17,8 @@
 
 using rocref::hsa::Agent;
 using rocref::hsa::Allocation;
-using rocref::hsa::HsaMutant;
 using rocref::hsa::hsa_mutant_active;
+using rocref::hsa::HsaMutant;
 using rocref::hsa::MemoryRegion;
 using rocref::hsa::Runtime;
 using rocref::hsa::runtime;

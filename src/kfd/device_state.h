@@ -59,7 +59,7 @@ struct DeviceState {
   MemLimit mem_limit;  // KFD-MEM-11: system and TTM budgets (guarded by mu); VRAM per GpuState
   InterruptRing ih;
   std::vector<IhEntry> ih_batch;  // drain_interrupts_locked's list, kept for its buffer
-  gpu::EngineScheduler engines;  // runs each GPU's hws and sdma_hws run_slice() as engines on its thread
+  gpu::EngineScheduler engines;   // runs each GPU's hws and sdma_hws run_slice() as engines on its thread
   std::once_flag engines_started;
 
   std::mutex mu;

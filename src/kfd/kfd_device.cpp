@@ -27,9 +27,7 @@ GpuState::GpuState(const GpuDescription& g)
       sdma_hws(g.num_sdma_engines, g.num_sdma_queues_per_engine) {}
 
 DeviceState::DeviceState(uint32_t gpu_count)
-    : topology(machine_gpus(gpu_count)),
-      gtt("rocref-gtt", kGttPoolSize),
-      mem_limit(topology.cpu().memory_bytes, 0) {
+    : topology(machine_gpus(gpu_count)), gtt("rocref-gtt", kGttPoolSize), mem_limit(topology.cpu().memory_bytes, 0) {
   for (uint32_t i = 0; i < topology.gpu_count(); ++i) {
     gpus.push_back(std::make_unique<GpuState>(topology.gpu(i)));
     gpus.back()->hws.set_after_slice([this] { drain_interrupts(); });

@@ -77,7 +77,7 @@ struct EventWaiter {
 // render node of the device) and its doorbell page.
 struct ProcessDevice {
   std::unique_ptr<gpu::vm::GpuVm> vm;
-  int drm_fd = -1;  // render node bound by ACQUIRE_VM
+  int drm_fd = -1;                       // render node bound by ACQUIRE_VM
   std::shared_ptr<HostArena> doorbells;  // 8 KiB, 1024 x 64-bit; user mappings keep it alive
   std::bitset<kDoorbellsPerProcess> doorbell_used;
 };
@@ -88,7 +88,7 @@ struct Process {
   int in_flight = 0;     // ioctls running on this process (deletion waits for 0)
   uint32_t pasid = 0;
   uint32_t vmid = 0;
-  std::vector<ProcessDevice> pdd;  // by GPU index
+  std::vector<ProcessDevice> pdd;        // by GPU index
   std::map<uint32_t, BufferObject> bos;  // idr -> buffer
   uint32_t next_idr = 1;
   std::map<uint32_t, UserQueue> queues;

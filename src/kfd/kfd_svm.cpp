@@ -65,7 +65,9 @@ int check_attrs(const DeviceState& d, const kfd_ioctl_svm_attribute* attrs, uint
 // buffers, doorbells and MMIO (VM_IO | VM_PFNMAP there).
 bool overlaps_device_memory(const DeviceState& d, uint64_t start, uint64_t size) {
   const auto overlaps = [&](uint64_t base, uint64_t length) { return base < start + size && start < base + length; };
-  const auto pool = [&](const HostArena& a) { return a.ok() && overlaps(reinterpret_cast<uintptr_t>(a.at(0)), a.size()); };
+  const auto pool = [&](const HostArena& a) {
+    return a.ok() && overlaps(reinterpret_cast<uintptr_t>(a.at(0)), a.size());
+  };
   if (pool(d.gtt)) return true;
   for (const auto& gpu : d.gpus)
     if (pool(gpu->vram) || pool(gpu->mmio)) return true;

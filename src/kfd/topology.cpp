@@ -38,9 +38,17 @@ uint64_t io_link_flags(const GpuDescription& gpu, bool cpu_to_gpu) {
 }
 
 std::string io_link(uint32_t from, uint32_t to, uint64_t weight, uint64_t flags) {
-  return render({{"type", kIoLinkTypePcie}, {"version_major", 0}, {"version_minor", 0}, {"node_from", from},
-                 {"node_to", to}, {"weight", weight}, {"min_latency", 0}, {"max_latency", 0},
-                 {"min_bandwidth", 312}, {"max_bandwidth", 31200}, {"recommended_transfer_size", 0},
+  return render({{"type", kIoLinkTypePcie},
+                 {"version_major", 0},
+                 {"version_minor", 0},
+                 {"node_from", from},
+                 {"node_to", to},
+                 {"weight", weight},
+                 {"min_latency", 0},
+                 {"max_latency", 0},
+                 {"min_bandwidth", 312},
+                 {"max_bandwidth", 31200},
+                 {"recommended_transfer_size", 0},
                  {"flags", flags}});
 }
 
@@ -88,17 +96,43 @@ Topology::Topology(std::vector<GpuDescription> gpus, CpuDescription c) : gpus_(s
   // Node 0: the CPU, with a PCIe io_link to each GPU.
   add("nodes/0/gpu_id", "0\n");
   add("nodes/0/name", "\n");
-  add("nodes/0/properties",
-      render({{"cpu_cores_count", cores}, {"simd_count", 0}, {"mem_banks_count", 1}, {"caches_count", cpu_caches.size()},
-              {"io_links_count", gpus_.size()}, {"p2p_links_count", 0}, {"cpu_core_id_base", 0}, {"simd_id_base", 0},
-              {"max_waves_per_simd", 0}, {"lds_size_in_kb", 0}, {"gds_size_in_kb", 0}, {"num_gws", 0},
-              {"wave_front_size", 0}, {"array_count", 0}, {"simd_arrays_per_engine", 0},
-              {"cu_per_simd_array", 0}, {"simd_per_cu", 0}, {"max_slots_scratch_cu", 0},
-              {"gfx_target_version", 0}, {"vendor_id", 0}, {"device_id", 0}, {"location_id", 0},
-              {"domain", 0}, {"drm_render_minor", 0}, {"hive_id", 0}, {"num_sdma_engines", 0},
-              {"num_sdma_xgmi_engines", 0}, {"num_sdma_queues_per_engine", 0}, {"num_cp_queues", 0},
-              {"max_engine_clk_fcompute", 0}, {"local_mem_size", 0}, {"fw_version", 0}, {"capability", 0},
-              {"debug_prop", 0}, {"sdma_fw_version", 0}, {"unique_id", 0}, {"max_engine_clk_ccompute", 3000}}));
+  add("nodes/0/properties", render({{"cpu_cores_count", cores},
+                                    {"simd_count", 0},
+                                    {"mem_banks_count", 1},
+                                    {"caches_count", cpu_caches.size()},
+                                    {"io_links_count", gpus_.size()},
+                                    {"p2p_links_count", 0},
+                                    {"cpu_core_id_base", 0},
+                                    {"simd_id_base", 0},
+                                    {"max_waves_per_simd", 0},
+                                    {"lds_size_in_kb", 0},
+                                    {"gds_size_in_kb", 0},
+                                    {"num_gws", 0},
+                                    {"wave_front_size", 0},
+                                    {"array_count", 0},
+                                    {"simd_arrays_per_engine", 0},
+                                    {"cu_per_simd_array", 0},
+                                    {"simd_per_cu", 0},
+                                    {"max_slots_scratch_cu", 0},
+                                    {"gfx_target_version", 0},
+                                    {"vendor_id", 0},
+                                    {"device_id", 0},
+                                    {"location_id", 0},
+                                    {"domain", 0},
+                                    {"drm_render_minor", 0},
+                                    {"hive_id", 0},
+                                    {"num_sdma_engines", 0},
+                                    {"num_sdma_xgmi_engines", 0},
+                                    {"num_sdma_queues_per_engine", 0},
+                                    {"num_cp_queues", 0},
+                                    {"max_engine_clk_fcompute", 0},
+                                    {"local_mem_size", 0},
+                                    {"fw_version", 0},
+                                    {"capability", 0},
+                                    {"debug_prop", 0},
+                                    {"sdma_fw_version", 0},
+                                    {"unique_id", 0},
+                                    {"max_engine_clk_ccompute", 3000}}));
   add("nodes/0/mem_banks/0/properties",
       render({{"heap_type", 0}, {"size_in_bytes", cpu_.memory_bytes}, {"flags", 0}, {"width", 64},
               {"mem_clk_max", 2400}}));
@@ -122,38 +156,69 @@ void Topology::add_gpu_node(uint32_t index) {
   const GpuDescription& g = gpus_[index];
   const uint32_t node = gpu_node(index);
   const std::string dir = "nodes/" + std::to_string(node) + "/";
-  auto add = [this, &dir](const std::string& rel, std::string content) { kfd_.add_file(dir + rel, std::move(content)); };
+  auto add = [this, &dir](const std::string& rel, std::string content) {
+    kfd_.add_file(dir + rel, std::move(content));
+  };
   const uint64_t peers = kfd_mutant_active(KfdMutant::PeerLinkOneWay) ? gpus_.size() - 1 - index : gpus_.size() - 1;
   add("gpu_id", std::to_string(g.gpu_id) + "\n");
   add("name", g.name + "\n");
-  add("properties",
-      render({{"cpu_cores_count", 0}, {"simd_count", uint64_t{g.cu_count} * g.simd_per_cu},
-              {"mem_banks_count", 1}, {"caches_count", 2}, {"io_links_count", 1}, {"p2p_links_count", peers},
-              {"cpu_core_id_base", 0}, {"simd_id_base", g.simd_id_base},
-              {"max_waves_per_simd", g.max_waves_per_simd}, {"lds_size_in_kb", g.lds_size_in_kb},
-              {"gds_size_in_kb", 0}, {"num_gws", 0}, {"wave_front_size", g.wave_front_size},
-              {"array_count", g.array_count}, {"simd_arrays_per_engine", 1},
-              {"cu_per_simd_array", g.cu_per_simd_array}, {"simd_per_cu", g.simd_per_cu},
-              {"max_slots_scratch_cu", 32}, {"gfx_target_version", g.gfx_target_version},
-              {"vendor_id", g.vendor_id}, {"device_id", g.device_id}, {"location_id", g.location_id},
-              {"domain", 0}, {"drm_render_minor", g.drm_render_minor}, {"hive_id", 0},
-              {"num_sdma_engines", g.num_sdma_engines}, {"num_sdma_xgmi_engines", 0},
-              {"num_sdma_queues_per_engine", g.num_sdma_queues_per_engine},
-              {"num_cp_queues", uint64_t{g.hw_pipes} * g.hw_slots_per_pipe},
-              {"max_engine_clk_fcompute", g.max_engine_clk_fcompute}, {"local_mem_size", g.vram_size},
-              {"fw_version", 405}, {"capability", kGpuCapability}, {"debug_prop", 0},
-              {"sdma_fw_version", 430}, {"unique_id", 0}, {"max_engine_clk_ccompute", 3000}}));
+  add("properties", render({{"cpu_cores_count", 0},
+                            {"simd_count", uint64_t{g.cu_count} * g.simd_per_cu},
+                            {"mem_banks_count", 1},
+                            {"caches_count", 2},
+                            {"io_links_count", 1},
+                            {"p2p_links_count", peers},
+                            {"cpu_core_id_base", 0},
+                            {"simd_id_base", g.simd_id_base},
+                            {"max_waves_per_simd", g.max_waves_per_simd},
+                            {"lds_size_in_kb", g.lds_size_in_kb},
+                            {"gds_size_in_kb", 0},
+                            {"num_gws", 0},
+                            {"wave_front_size", g.wave_front_size},
+                            {"array_count", g.array_count},
+                            {"simd_arrays_per_engine", 1},
+                            {"cu_per_simd_array", g.cu_per_simd_array},
+                            {"simd_per_cu", g.simd_per_cu},
+                            {"max_slots_scratch_cu", 32},
+                            {"gfx_target_version", g.gfx_target_version},
+                            {"vendor_id", g.vendor_id},
+                            {"device_id", g.device_id},
+                            {"location_id", g.location_id},
+                            {"domain", 0},
+                            {"drm_render_minor", g.drm_render_minor},
+                            {"hive_id", 0},
+                            {"num_sdma_engines", g.num_sdma_engines},
+                            {"num_sdma_xgmi_engines", 0},
+                            {"num_sdma_queues_per_engine", g.num_sdma_queues_per_engine},
+                            {"num_cp_queues", uint64_t{g.hw_pipes} * g.hw_slots_per_pipe},
+                            {"max_engine_clk_fcompute", g.max_engine_clk_fcompute},
+                            {"local_mem_size", g.vram_size},
+                            {"fw_version", 405},
+                            {"capability", kGpuCapability},
+                            {"debug_prop", 0},
+                            {"sdma_fw_version", 430},
+                            {"unique_id", 0},
+                            {"max_engine_clk_ccompute", 3000}}));
   add("mem_banks/0/properties",
-      render({{"heap_type", 1}, {"size_in_bytes", g.vram_size}, {"flags", 0}, {"width", 2048},
-              {"mem_clk_max", 945}}));
-  add("caches/0/properties",
-      render({{"processor_id_low", g.simd_id_base}, {"level", 1}, {"size", 16}, {"cache_line_size", 64},
-              {"cache_lines_per_tag", 1}, {"association", 4}, {"latency", 1}, {"type", kGpuCacheType},
-              {"sibling_map", 1}}));
-  add("caches/1/properties",
-      render({{"processor_id_low", g.simd_id_base}, {"level", 2}, {"size", 4096}, {"cache_line_size", 128},
-              {"cache_lines_per_tag", 1}, {"association", 16}, {"latency", 100}, {"type", kGpuCacheType},
-              {"sibling_map", 1}}));
+      render({{"heap_type", 1}, {"size_in_bytes", g.vram_size}, {"flags", 0}, {"width", 2048}, {"mem_clk_max", 945}}));
+  add("caches/0/properties", render({{"processor_id_low", g.simd_id_base},
+                                     {"level", 1},
+                                     {"size", 16},
+                                     {"cache_line_size", 64},
+                                     {"cache_lines_per_tag", 1},
+                                     {"association", 4},
+                                     {"latency", 1},
+                                     {"type", kGpuCacheType},
+                                     {"sibling_map", 1}}));
+  add("caches/1/properties", render({{"processor_id_low", g.simd_id_base},
+                                     {"level", 2},
+                                     {"size", 4096},
+                                     {"cache_line_size", 128},
+                                     {"cache_lines_per_tag", 1},
+                                     {"association", 16},
+                                     {"latency", 100},
+                                     {"type", kGpuCacheType},
+                                     {"sibling_map", 1}}));
   add("io_links/0/properties", io_link(node, 0, kPcieLinkWeight, io_link_flags(g, false)));
   uint32_t p2p = 0;
   for (uint32_t peer = 0; peer < gpus_.size(); ++peer) {

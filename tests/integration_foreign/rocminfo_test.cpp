@@ -121,7 +121,8 @@ TEST_F(ForeignRocminfo, PRE_RUN_1_ListsOneGpuAgentPerModeledGpuNode) {
   for (const auto& n : *nodes)
     gpu_nodes += property(std::string(kTopology) + "/" + n + "/properties", "simd_count") != 0;
   const std::regex gpu_agent("Device Type:\\s+GPU");
-  const auto agents = std::distance(std::sregex_iterator(run_.out.begin(), run_.out.end(), gpu_agent), std::sregex_iterator());
+  const auto agents =
+      std::distance(std::sregex_iterator(run_.out.begin(), run_.out.end(), gpu_agent), std::sregex_iterator());
   EXPECT_EQ(static_cast<size_t>(agents), gpu_nodes) << run_.out;
   EXPECT_EQ(gpu_nodes, rocref::kfd::KfdDevice::configured_gpu_count());
 }

@@ -56,21 +56,32 @@ uint64_t swizzle(const Tiling& t, uint32_t x, uint32_t y) {
 
 AddrConfig decode_gb_addr_config(uint32_t g) {
   AddrConfig c;
-  c.pipes_log2 = g & 7;                       // NUM_PIPES [2:0]
+  c.pipes_log2 = g & 7;                         // NUM_PIPES [2:0]
   c.pipe_interleave_log2 = 8 + ((g >> 3) & 7);  // PIPE_INTERLEAVE_SIZE [5:3]: 256 B << n
-  c.banks_log2 = (g >> 12) & 7;               // NUM_BANKS [14:12]
-  c.se_log2 = (g >> 19) & 3;                  // NUM_SHADER_ENGINES [20:19]
+  c.banks_log2 = (g >> 12) & 7;                 // NUM_BANKS [14:12]
+  c.se_log2 = (g >> 19) & 3;                    // NUM_SHADER_ENGINES [20:19]
   return c;
 }
 
 bool tiling_of(uint32_t sw_mode, unsigned texel_bytes, Tiling* out) {
   Tiling t;
   switch (sw_mode) {
-    case 1: case 2: t.block_log2 = 8; break;     // SW_256B_S, SW_256B_D
-    case 5: case 6: t.block_log2 = 12; break;    // SW_4KB_S, SW_4KB_D
-    case 9: case 10: t.block_log2 = 16; break;   // SW_64KB_S, SW_64KB_D
-    case 21: case 22: t.block_log2 = 12; t.xored = true; break;  // SW_4KB_S_X, SW_4KB_D_X
-    case 25: case 26: t.block_log2 = 16; t.xored = true; break;  // SW_64KB_S_X, SW_64KB_D_X
+    case 1:
+    case 2: t.block_log2 = 8; break;  // SW_256B_S, SW_256B_D
+    case 5:
+    case 6: t.block_log2 = 12; break;  // SW_4KB_S, SW_4KB_D
+    case 9:
+    case 10: t.block_log2 = 16; break;  // SW_64KB_S, SW_64KB_D
+    case 21:
+    case 22:
+      t.block_log2 = 12;
+      t.xored = true;
+      break;  // SW_4KB_S_X, SW_4KB_D_X
+    case 25:
+    case 26:
+      t.block_log2 = 16;
+      t.xored = true;
+      break;                // SW_64KB_S_X, SW_64KB_D_X
     default: return false;  // Z, R, PRT (_T), VAR and reserved modes
   }
   t.display = sw_mode % 2 == 0;

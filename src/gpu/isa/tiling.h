@@ -26,10 +26,10 @@ struct AddrConfig {
 AddrConfig decode_gb_addr_config(uint32_t gb_addr_config);
 
 struct Tiling {
-  unsigned block_log2 = 0;     // 8, 12 or 16
-  unsigned elem_log2 = 0;      // log2 of the texel bytes (0..4)
-  bool display = false;        // D order (else S) inside the 256-byte micro block
-  bool xored = false;          // the non-PRT _X modes
+  unsigned block_log2 = 0;            // 8, 12 or 16
+  unsigned elem_log2 = 0;             // log2 of the texel bytes (0..4)
+  bool display = false;               // D order (else S) inside the 256-byte micro block
+  bool xored = false;                 // the non-PRT _X modes
   unsigned block_w = 0, block_h = 0;  // in texels
 };
 

@@ -131,9 +131,11 @@ TEST(HipMemory, HIP_MEM_5_MemsetFormsFillExactlyTheirRange) {
   bytes(3, 0xc3, 1000);
   ASSERT_HIP_OK(hipMemsetAsync(d + 1101, 0x7e, 37, 0));
   bytes(1101, 0x7e, 37);
-  ASSERT_HIP_OK(hipMemsetD32(reinterpret_cast<hipDeviceptr_t>(d + 2052), 0x01020304, 101));  // 4 past an 8-byte boundary
+  ASSERT_HIP_OK(
+      hipMemsetD32(reinterpret_cast<hipDeviceptr_t>(d + 2052), 0x01020304, 101));  // 4 past an 8-byte boundary
   dwords(2052, 0x01020304, 101);
-  ASSERT_HIP_OK(hipMemsetD32(reinterpret_cast<hipDeviceptr_t>(d + 3000), static_cast<int>(0xdeadbeefu), 7));  // ends 4 past one
+  ASSERT_HIP_OK(
+      hipMemsetD32(reinterpret_cast<hipDeviceptr_t>(d + 3000), static_cast<int>(0xdeadbeefu), 7));  // ends 4 past one
   dwords(3000, 0xdeadbeefu, 7);
   ASSERT_HIP_OK(hipDeviceSynchronize());
   std::vector<uint8_t> h(n, 0);

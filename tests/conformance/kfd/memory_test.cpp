@@ -14,7 +14,8 @@ TEST_F(KfdTest, KFD_MEM_8_AperturesAreMmapBased) {
   ASSERT_EQ(io(AMDKFD_IOC_GET_PROCESS_APERTURES_NEW, &q), 0);
   uint32_t gpu_nodes = 0;  // one kfd_process_device per GPU node (KFD-TOPO-8)
   for (int n = 0; kfdport::read_sysfs(std::string(kTopology) + "/nodes/" + std::to_string(n) + "/gpu_id"); ++n)
-    gpu_nodes += std::stoul(*kfdport::read_sysfs(std::string(kTopology) + "/nodes/" + std::to_string(n) + "/gpu_id")) != 0;
+    gpu_nodes +=
+        std::stoul(*kfdport::read_sysfs(std::string(kTopology) + "/nodes/" + std::to_string(n) + "/gpu_id")) != 0;
   ASSERT_EQ(q.num_of_nodes, gpu_nodes);
   kfd_process_device_apertures ap{};
   q.num_of_nodes = 1;  // the first GPU's only

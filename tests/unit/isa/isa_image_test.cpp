@@ -471,10 +471,9 @@ struct SwMode {
   uint32_t code, block_log2;
   bool display, xored;
 };
-const SwMode kSwModes[] = {{1, 8, false, false},   {2, 8, true, false},    {5, 12, false, false},
-                           {6, 12, true, false},   {9, 16, false, false},  {10, 16, true, false},
-                           {21, 12, false, true},  {22, 12, true, true},   {25, 16, false, true},
-                           {26, 16, true, true}};
+const SwMode kSwModes[] = {{1, 8, false, false},  {2, 8, true, false},   {5, 12, false, false}, {6, 12, true, false},
+                           {9, 16, false, false}, {10, 16, true, false}, {21, 12, false, true}, {22, 12, true, true},
+                           {25, 16, false, true}, {26, 16, true, true}};
 constexpr uint32_t kMicroW[5] = {16, 16, 8, 8, 4}, kMicroH[5] = {16, 8, 8, 4, 4};
 
 uint32_t bits(uint32_t v, unsigned lo, unsigned n, unsigned to) { return ((v >> lo) & ((1u << n) - 1)) << to; }
@@ -512,8 +511,10 @@ struct TiledImage {
   uint32_t w, h, layers, pitch;  // pitch: a multiple of the block width
   unsigned e;                    // log2 texel bytes
   uint32_t block_w, block_h;
-  std::vector<uint8_t> memory;   // the image at the first block-aligned address inside
-  uint64_t base() const { return (addr(memory) + (uint64_t{1} << mode.block_log2) - 1) & ~((uint64_t{1} << mode.block_log2) - 1); }
+  std::vector<uint8_t> memory;  // the image at the first block-aligned address inside
+  uint64_t base() const {
+    return (addr(memory) + (uint64_t{1} << mode.block_log2) - 1) & ~((uint64_t{1} << mode.block_log2) - 1);
+  }
 };
 
 uint64_t reference_tiled_offset(const TiledImage& img, uint32_t x, uint32_t y, uint32_t slice) {
