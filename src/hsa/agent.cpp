@@ -4,16 +4,11 @@
 #include <cstdio>
 #include <cstring>
 
+#include "hsa/info_value.h"
 #include "hsa/memory_region.h"
 
 namespace rocref::hsa {
 namespace {
-
-template <typename T>
-hsa_status_t put(void* out, T value) {
-  std::memcpy(out, &value, sizeof value);
-  return HSA_STATUS_SUCCESS;
-}
 
 hsa_status_t put_string(void* out, const std::string& text, size_t capacity) {
   char* dst = static_cast<char*>(out);
@@ -72,59 +67,60 @@ hsa_status_t Agent::get_info(uint32_t attribute, void* value) const {
     case HSA_AGENT_INFO_NAME: return put_string(value, name_, 64);
     case HSA_AGENT_INFO_VENDOR_NAME: return put_string(value, gpu || p.VendorId == 0x1002 ? "AMD" : "CPU", 64);
     case HSA_AGENT_INFO_FEATURE:
-      return put<hsa_agent_feature_t>(value, gpu ? HSA_AGENT_FEATURE_KERNEL_DISPATCH : HSA_AGENT_FEATURE_AGENT_DISPATCH);
-    case HSA_AGENT_INFO_MACHINE_MODEL: return put<hsa_machine_model_t>(value, HSA_MACHINE_MODEL_LARGE);
-    case HSA_AGENT_INFO_PROFILE: return put<hsa_profile_t>(value, HSA_PROFILE_BASE);
+      return put_info<hsa_agent_feature_t>(value,
+                                           gpu ? HSA_AGENT_FEATURE_KERNEL_DISPATCH : HSA_AGENT_FEATURE_AGENT_DISPATCH);
+    case HSA_AGENT_INFO_MACHINE_MODEL: return put_info<hsa_machine_model_t>(value, HSA_MACHINE_MODEL_LARGE);
+    case HSA_AGENT_INFO_PROFILE: return put_info<hsa_profile_t>(value, HSA_PROFILE_BASE);
     case HSA_AGENT_INFO_DEFAULT_FLOAT_ROUNDING_MODE:
-      return put<hsa_default_float_rounding_mode_t>(value, HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR);
+      return put_info<hsa_default_float_rounding_mode_t>(value, HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR);
     case HSA_AGENT_INFO_BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES:
-      return put<hsa_default_float_rounding_mode_t>(value, HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR);
-    case HSA_AGENT_INFO_FAST_F16_OPERATION: return put<bool>(value, false);
-    case HSA_AGENT_INFO_WAVEFRONT_SIZE: return put<uint32_t>(value, gpu ? p.WaveFrontSize : 0);
+      return put_info<hsa_default_float_rounding_mode_t>(value, HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR);
+    case HSA_AGENT_INFO_FAST_F16_OPERATION: return put_info<bool>(value, false);
+    case HSA_AGENT_INFO_WAVEFRONT_SIZE: return put_info<uint32_t>(value, gpu ? p.WaveFrontSize : 0);
     case HSA_AGENT_INFO_WORKGROUP_MAX_DIM: {
       const uint16_t dims[3] = {static_cast<uint16_t>(gpu ? 1024 : 0), static_cast<uint16_t>(gpu ? 1024 : 0),
                                 static_cast<uint16_t>(gpu ? 1024 : 0)};
       std::memcpy(value, dims, sizeof dims);
       return HSA_STATUS_SUCCESS;
     }
-    case HSA_AGENT_INFO_WORKGROUP_MAX_SIZE: return put<uint32_t>(value, gpu ? 1024 : 0);
+    case HSA_AGENT_INFO_WORKGROUP_MAX_SIZE: return put_info<uint32_t>(value, gpu ? 1024 : 0);
     case HSA_AGENT_INFO_GRID_MAX_DIM: {
       const uint32_t max = gpu ? UINT32_MAX : 0;
-      return put<hsa_dim3_t>(value, hsa_dim3_t{max, max, max});
+      return put_info<hsa_dim3_t>(value, hsa_dim3_t{max, max, max});
     }
-    case HSA_AGENT_INFO_GRID_MAX_SIZE: return put<uint32_t>(value, gpu ? UINT32_MAX : 0);
-    case HSA_AGENT_INFO_FBARRIER_MAX_SIZE: return put<uint32_t>(value, gpu ? 32 : 0);
-    case HSA_AGENT_INFO_QUEUES_MAX: return put<uint32_t>(value, gpu ? kQueuesMax : 0);
-    case HSA_AGENT_INFO_QUEUE_MIN_SIZE: return put<uint32_t>(value, gpu ? kQueueMinSize : 0);
-    case HSA_AGENT_INFO_QUEUE_MAX_SIZE: return put<uint32_t>(value, gpu ? kQueueMaxSize : 0);
-    case HSA_AGENT_INFO_QUEUE_TYPE: return put<hsa_queue_type32_t>(value, HSA_QUEUE_TYPE_MULTI);
-    case HSA_AGENT_INFO_NODE: return put<uint32_t>(value, node_id_);
-    case HSA_AGENT_INFO_DEVICE: return put<hsa_device_type_t>(value, type_);
+    case HSA_AGENT_INFO_GRID_MAX_SIZE: return put_info<uint32_t>(value, gpu ? UINT32_MAX : 0);
+    case HSA_AGENT_INFO_FBARRIER_MAX_SIZE: return put_info<uint32_t>(value, gpu ? 32 : 0);
+    case HSA_AGENT_INFO_QUEUES_MAX: return put_info<uint32_t>(value, gpu ? kQueuesMax : 0);
+    case HSA_AGENT_INFO_QUEUE_MIN_SIZE: return put_info<uint32_t>(value, gpu ? kQueueMinSize : 0);
+    case HSA_AGENT_INFO_QUEUE_MAX_SIZE: return put_info<uint32_t>(value, gpu ? kQueueMaxSize : 0);
+    case HSA_AGENT_INFO_QUEUE_TYPE: return put_info<hsa_queue_type32_t>(value, HSA_QUEUE_TYPE_MULTI);
+    case HSA_AGENT_INFO_NODE: return put_info<uint32_t>(value, node_id_);
+    case HSA_AGENT_INFO_DEVICE: return put_info<hsa_device_type_t>(value, type_);
     case HSA_AGENT_INFO_CACHE_SIZE: std::memcpy(value, cache_bytes_, sizeof cache_bytes_); return HSA_STATUS_SUCCESS;
-    case HSA_AGENT_INFO_ISA: return put<hsa_isa_t>(value, hsa_isa_t{gpu ? reinterpret_cast<uint64_t>(&name_) : 0});
+    case HSA_AGENT_INFO_ISA: return put_info<hsa_isa_t>(value, hsa_isa_t{gpu ? reinterpret_cast<uint64_t>(&name_) : 0});
     case HSA_AGENT_INFO_EXTENSIONS: std::memset(value, 0, 128); return HSA_STATUS_SUCCESS;
-    case HSA_AGENT_INFO_VERSION_MAJOR: return put<uint16_t>(value, 1);
-    case HSA_AGENT_INFO_VERSION_MINOR: return put<uint16_t>(value, 1);
-    case HSA_AMD_AGENT_INFO_CHIP_ID: return put<uint32_t>(value, p.DeviceId);
-    case HSA_AMD_AGENT_INFO_CACHELINE_SIZE: return put<uint32_t>(value, 64);
-    case HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT: return put<uint32_t>(value, compute_unit_count());
+    case HSA_AGENT_INFO_VERSION_MAJOR: return put_info<uint16_t>(value, 1);
+    case HSA_AGENT_INFO_VERSION_MINOR: return put_info<uint16_t>(value, 1);
+    case HSA_AMD_AGENT_INFO_CHIP_ID: return put_info<uint32_t>(value, p.DeviceId);
+    case HSA_AMD_AGENT_INFO_CACHELINE_SIZE: return put_info<uint32_t>(value, 64);
+    case HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT: return put_info<uint32_t>(value, compute_unit_count());
     case HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY:
-      return put<uint32_t>(value, gpu ? p.MaxEngineClockMhzFCompute : p.MaxEngineClockMhzCCompute);
-    case HSA_AMD_AGENT_INFO_DRIVER_NODE_ID: return put<uint32_t>(value, node_id_);
-    case HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS: return put<uint32_t>(value, 0);
-    case HSA_AMD_AGENT_INFO_BDFID: return put<uint32_t>(value, p.LocationId);
-    case HSA_AMD_AGENT_INFO_MEMORY_WIDTH: return put<uint32_t>(value, 0);
-    case HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY: return put<uint32_t>(value, 0);
+      return put_info<uint32_t>(value, gpu ? p.MaxEngineClockMhzFCompute : p.MaxEngineClockMhzCCompute);
+    case HSA_AMD_AGENT_INFO_DRIVER_NODE_ID: return put_info<uint32_t>(value, node_id_);
+    case HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS: return put_info<uint32_t>(value, 0);
+    case HSA_AMD_AGENT_INFO_BDFID: return put_info<uint32_t>(value, p.LocationId);
+    case HSA_AMD_AGENT_INFO_MEMORY_WIDTH: return put_info<uint32_t>(value, 0);
+    case HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY: return put_info<uint32_t>(value, 0);
     case HSA_AMD_AGENT_INFO_PRODUCT_NAME: {
       std::string product = ascii(p.MarketingName, HSA_PUBLIC_NAME_SIZE);
       return put_string(value, product.empty() ? name_ : product, 64);
     }
-    case HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU: return put<uint32_t>(value, p.MaxWavesPerSIMD * p.NumSIMDPerCU);
-    case HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU: return put<uint32_t>(value, p.NumSIMDPerCU);
-    case HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES: return put<uint32_t>(value, p.NumShaderBanks);
-    case HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE: return put<uint32_t>(value, p.NumArrays);
-    case HSA_AMD_AGENT_INFO_DOMAIN: return put<uint32_t>(value, p.Domain);
-    case HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES: return put<bool>(value, false);
+    case HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU: return put_info<uint32_t>(value, p.MaxWavesPerSIMD * p.NumSIMDPerCU);
+    case HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU: return put_info<uint32_t>(value, p.NumSIMDPerCU);
+    case HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES: return put_info<uint32_t>(value, p.NumShaderBanks);
+    case HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE: return put_info<uint32_t>(value, p.NumArrays);
+    case HSA_AMD_AGENT_INFO_DOMAIN: return put_info<uint32_t>(value, p.Domain);
+    case HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES: return put_info<bool>(value, false);
     case HSA_AMD_AGENT_INFO_UUID: {
       char uuid[21];
       if (gpu)
@@ -134,9 +130,9 @@ hsa_status_t Agent::get_info(uint32_t attribute, void* value) const {
       std::memcpy(value, uuid, sizeof uuid);
       return HSA_STATUS_SUCCESS;
     }
-    case HSA_AMD_AGENT_INFO_ASIC_REVISION: return put<uint32_t>(value, 0);
-    case HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS: return put<bool>(value, !gpu);
-    case HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT: return put<uint32_t>(value, compute_unit_count());
+    case HSA_AMD_AGENT_INFO_ASIC_REVISION: return put_info<uint32_t>(value, 0);
+    case HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS: return put_info<bool>(value, !gpu);
+    case HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT: return put_info<uint32_t>(value, compute_unit_count());
     default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
 }

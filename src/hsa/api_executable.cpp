@@ -9,12 +9,14 @@
 
 #include "hsa/agent.h"
 #include "hsa/executable.h"
+#include "hsa/info_value.h"
 #include "hsa/runtime.h"
 
 using rocref::hsa::Agent;
 using rocref::hsa::CodeObjectReader;
 using rocref::hsa::Executable;
 using rocref::hsa::ExecutableSymbol;
+using rocref::hsa::put_info;
 using rocref::hsa::Runtime;
 using rocref::hsa::runtime;
 
@@ -49,12 +51,6 @@ const ExecutableSymbol* find_symbol(uint64_t handle, Executable** owner) {
     }
   }
   return nullptr;
-}
-
-template <typename T>
-hsa_status_t put(void* value, T v) {
-  std::memcpy(value, &v, sizeof v);
-  return HSA_STATUS_SUCCESS;
 }
 
 }  // namespace
@@ -152,10 +148,10 @@ hsa_status_t HSA_API hsa_executable_get_info(hsa_executable_t executable, hsa_ex
   Executable* e = find_executable(executable.handle);
   if (e == nullptr) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
   switch (attribute) {
-    case HSA_EXECUTABLE_INFO_PROFILE: return put(value, e->profile());
+    case HSA_EXECUTABLE_INFO_PROFILE: return put_info(value, e->profile());
     case HSA_EXECUTABLE_INFO_STATE:
-      return put(value, e->frozen() ? HSA_EXECUTABLE_STATE_FROZEN : HSA_EXECUTABLE_STATE_UNFROZEN);
-    case HSA_EXECUTABLE_INFO_DEFAULT_FLOAT_ROUNDING_MODE: return put(value, HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR);
+      return put_info(value, e->frozen() ? HSA_EXECUTABLE_STATE_FROZEN : HSA_EXECUTABLE_STATE_UNFROZEN);
+    case HSA_EXECUTABLE_INFO_DEFAULT_FLOAT_ROUNDING_MODE: return put_info(value, HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR);
     default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
 }
@@ -204,35 +200,35 @@ hsa_status_t HSA_API hsa_executable_symbol_get_info(hsa_executable_symbol_t exec
   if (s == nullptr) return HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL;
   const bool kernel = s->kind == HSA_SYMBOL_KIND_KERNEL;
   switch (attribute) {
-    case HSA_EXECUTABLE_SYMBOL_INFO_TYPE: return put(value, s->kind);
-    case HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH: return put(value, static_cast<uint32_t>(s->name.size()));
+    case HSA_EXECUTABLE_SYMBOL_INFO_TYPE: return put_info(value, s->kind);
+    case HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH: return put_info(value, static_cast<uint32_t>(s->name.size()));
     case HSA_EXECUTABLE_SYMBOL_INFO_NAME:
       std::memcpy(value, s->name.data(), s->name.size());  // no terminator, as ROCR
       return HSA_STATUS_SUCCESS;
-    case HSA_EXECUTABLE_SYMBOL_INFO_LINKAGE: return put(value, HSA_SYMBOL_LINKAGE_PROGRAM);
-    case HSA_EXECUTABLE_SYMBOL_INFO_IS_DEFINITION: return put(value, true);
-    case HSA_EXECUTABLE_SYMBOL_INFO_AGENT: return put(value, s->agent->handle());
+    case HSA_EXECUTABLE_SYMBOL_INFO_LINKAGE: return put_info(value, HSA_SYMBOL_LINKAGE_PROGRAM);
+    case HSA_EXECUTABLE_SYMBOL_INFO_IS_DEFINITION: return put_info(value, true);
+    case HSA_EXECUTABLE_SYMBOL_INFO_AGENT: return put_info(value, s->agent->handle());
     default: break;
   }
   if (kernel) {
     switch (attribute) {
-      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT: return put(value, s->address);
-      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE: return put(value, s->kernarg_size);
-      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT: return put(value, s->kernarg_align);
-      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE: return put(value, s->group_segment_size);
-      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE: return put(value, s->private_segment_size);
-      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_DYNAMIC_CALLSTACK: return put(value, s->dynamic_call_stack);
-      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_CALL_CONVENTION: return put(value, uint32_t{0});
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT: return put_info(value, s->address);
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE: return put_info(value, s->kernarg_size);
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT: return put_info(value, s->kernarg_align);
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE: return put_info(value, s->group_segment_size);
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE: return put_info(value, s->private_segment_size);
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_DYNAMIC_CALLSTACK: return put_info(value, s->dynamic_call_stack);
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_CALL_CONVENTION: return put_info(value, uint32_t{0});
       default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     }
   }
   switch (attribute) {
-    case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS: return put(value, s->address);
-    case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE: return put(value, static_cast<uint32_t>(s->size));
-    case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALLOCATION: return put(value, HSA_VARIABLE_ALLOCATION_AGENT);
-    case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SEGMENT: return put(value, HSA_VARIABLE_SEGMENT_GLOBAL);
-    case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALIGNMENT: return put(value, uint32_t{8});
-    case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_IS_CONST: return put(value, false);
+    case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS: return put_info(value, s->address);
+    case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE: return put_info(value, static_cast<uint32_t>(s->size));
+    case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALLOCATION: return put_info(value, HSA_VARIABLE_ALLOCATION_AGENT);
+    case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SEGMENT: return put_info(value, HSA_VARIABLE_SEGMENT_GLOBAL);
+    case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALIGNMENT: return put_info(value, uint32_t{8});
+    case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_IS_CONST: return put_info(value, false);
     default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
 }

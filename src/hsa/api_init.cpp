@@ -5,20 +5,13 @@
 #include <cstring>
 
 #include "common/log.h"
+
+#include "hsa/info_value.h"
 #include "hsa/runtime.h"
 
+using rocref::hsa::put_info;
 using rocref::hsa::Runtime;
 using rocref::hsa::runtime;
-
-namespace {
-
-template <typename T>
-hsa_status_t put(void* out, T value) {
-  std::memcpy(out, &value, sizeof value);
-  return HSA_STATUS_SUCCESS;
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -40,18 +33,18 @@ hsa_status_t HSA_API hsa_system_get_info(hsa_system_info_t attribute, void* valu
   if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   if (value == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   switch (static_cast<uint32_t>(attribute)) {
-    case HSA_SYSTEM_INFO_VERSION_MAJOR: return put<uint16_t>(value, 1);
-    case HSA_SYSTEM_INFO_VERSION_MINOR: return put<uint16_t>(value, 1);
+    case HSA_SYSTEM_INFO_VERSION_MAJOR: return put_info<uint16_t>(value, 1);
+    case HSA_SYSTEM_INFO_VERSION_MINOR: return put_info<uint16_t>(value, 1);
     // HSA-SYS-2: one model clock for timestamps, timeouts and profiling.
-    case HSA_SYSTEM_INFO_TIMESTAMP: return put<uint64_t>(value, rt->timestamp());
-    case HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY: return put<uint64_t>(value, rt->timestamp_frequency());
-    case HSA_SYSTEM_INFO_SIGNAL_MAX_WAIT: return put<uint64_t>(value, UINT64_MAX);
-    case HSA_SYSTEM_INFO_ENDIANNESS: return put<hsa_endianness_t>(value, HSA_ENDIANNESS_LITTLE);
-    case HSA_SYSTEM_INFO_MACHINE_MODEL: return put<hsa_machine_model_t>(value, HSA_MACHINE_MODEL_LARGE);
+    case HSA_SYSTEM_INFO_TIMESTAMP: return put_info<uint64_t>(value, rt->timestamp());
+    case HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY: return put_info<uint64_t>(value, rt->timestamp_frequency());
+    case HSA_SYSTEM_INFO_SIGNAL_MAX_WAIT: return put_info<uint64_t>(value, UINT64_MAX);
+    case HSA_SYSTEM_INFO_ENDIANNESS: return put_info<hsa_endianness_t>(value, HSA_ENDIANNESS_LITTLE);
+    case HSA_SYSTEM_INFO_MACHINE_MODEL: return put_info<hsa_machine_model_t>(value, HSA_MACHINE_MODEL_LARGE);
     case HSA_SYSTEM_INFO_EXTENSIONS: std::memset(value, 0, 128); return HSA_STATUS_SUCCESS;
-    case HSA_AMD_SYSTEM_INFO_BUILD_VERSION: return put<const char*>(value, "rocref");
-    case HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED: return put<bool>(value, false);
-    case HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT: return put<bool>(value, false);
+    case HSA_AMD_SYSTEM_INFO_BUILD_VERSION: return put_info<const char*>(value, "rocref");
+    case HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED: return put_info<bool>(value, false);
+    case HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT: return put_info<bool>(value, false);
     default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
 }

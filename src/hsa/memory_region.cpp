@@ -4,17 +4,9 @@
 #include <cstring>
 
 #include "hsa/agent.h"
+#include "hsa/info_value.h"
 
 namespace rocref::hsa {
-namespace {
-
-template <typename T>
-hsa_status_t put(void* out, T value) {
-  std::memcpy(out, &value, sizeof value);
-  return HSA_STATUS_SUCCESS;
-}
-
-}  // namespace
 
 uint32_t MemoryRegion::global_flags() const noexcept {
   // The region and pool flag bits have the same values (KERNARG 1, FINE 2, COARSE 4).
@@ -28,38 +20,38 @@ uint32_t MemoryRegion::global_flags() const noexcept {
 
 hsa_status_t MemoryRegion::get_region_info(uint32_t attribute, void* value) const {
   switch (attribute) {
-    case HSA_REGION_INFO_SEGMENT: return put<hsa_region_segment_t>(value, HSA_REGION_SEGMENT_GLOBAL);
-    case HSA_REGION_INFO_GLOBAL_FLAGS: return put<uint32_t>(value, global_flags());
-    case HSA_REGION_INFO_SIZE: return put<size_t>(value, size_);
-    case HSA_REGION_INFO_ALLOC_MAX_SIZE: return put<size_t>(value, alloc_max_size());
-    case HSA_REGION_INFO_ALLOC_MAX_PRIVATE_WORKGROUP_SIZE: return put<uint32_t>(value, 0);
-    case HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED: return put<bool>(value, true);
-    case HSA_REGION_INFO_RUNTIME_ALLOC_GRANULE: return put<size_t>(value, kGranule);
-    case HSA_REGION_INFO_RUNTIME_ALLOC_ALIGNMENT: return put<size_t>(value, kGranule);
-    case HSA_AMD_REGION_INFO_HOST_ACCESSIBLE: return put<bool>(value, true);
-    case HSA_AMD_REGION_INFO_BASE: return put<void*>(value, nullptr);
-    case HSA_AMD_REGION_INFO_BUS_WIDTH: return put<uint32_t>(value, 0);
-    case HSA_AMD_REGION_INFO_MAX_CLOCK_FREQUENCY: return put<uint32_t>(value, 0);
+    case HSA_REGION_INFO_SEGMENT: return put_info<hsa_region_segment_t>(value, HSA_REGION_SEGMENT_GLOBAL);
+    case HSA_REGION_INFO_GLOBAL_FLAGS: return put_info<uint32_t>(value, global_flags());
+    case HSA_REGION_INFO_SIZE: return put_info<size_t>(value, size_);
+    case HSA_REGION_INFO_ALLOC_MAX_SIZE: return put_info<size_t>(value, alloc_max_size());
+    case HSA_REGION_INFO_ALLOC_MAX_PRIVATE_WORKGROUP_SIZE: return put_info<uint32_t>(value, 0);
+    case HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED: return put_info<bool>(value, true);
+    case HSA_REGION_INFO_RUNTIME_ALLOC_GRANULE: return put_info<size_t>(value, kGranule);
+    case HSA_REGION_INFO_RUNTIME_ALLOC_ALIGNMENT: return put_info<size_t>(value, kGranule);
+    case HSA_AMD_REGION_INFO_HOST_ACCESSIBLE: return put_info<bool>(value, true);
+    case HSA_AMD_REGION_INFO_BASE: return put_info<void*>(value, nullptr);
+    case HSA_AMD_REGION_INFO_BUS_WIDTH: return put_info<uint32_t>(value, 0);
+    case HSA_AMD_REGION_INFO_MAX_CLOCK_FREQUENCY: return put_info<uint32_t>(value, 0);
     default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
 }
 
 hsa_status_t MemoryRegion::get_pool_info(uint32_t attribute, void* value) const {
   switch (attribute) {
-    case HSA_AMD_MEMORY_POOL_INFO_SEGMENT: return put<hsa_amd_segment_t>(value, HSA_AMD_SEGMENT_GLOBAL);
+    case HSA_AMD_MEMORY_POOL_INFO_SEGMENT: return put_info<hsa_amd_segment_t>(value, HSA_AMD_SEGMENT_GLOBAL);
     case HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS: {
       uint32_t flags = global_flags();
       if (kind_ == Kind::Kernarg) flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED |
                                           HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT;
-      return put<uint32_t>(value, flags);
+      return put_info<uint32_t>(value, flags);
     }
-    case HSA_AMD_MEMORY_POOL_INFO_SIZE: return put<size_t>(value, size_);
-    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED: return put<bool>(value, true);
-    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE: return put<size_t>(value, kGranule);
-    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT: return put<size_t>(value, kGranule);
+    case HSA_AMD_MEMORY_POOL_INFO_SIZE: return put_info<size_t>(value, size_);
+    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED: return put_info<bool>(value, true);
+    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE: return put_info<size_t>(value, kGranule);
+    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT: return put_info<size_t>(value, kGranule);
     // System memory is reachable by every agent; VRAM only by its GPU until allowed.
-    case HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL: return put<bool>(value, kind_ != Kind::DeviceLocal);
-    case HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE: return put<size_t>(value, alloc_max_size());
+    case HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL: return put_info<bool>(value, kind_ != Kind::DeviceLocal);
+    case HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE: return put_info<size_t>(value, alloc_max_size());
     default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
 }
@@ -70,9 +62,9 @@ hsa_status_t MemoryRegion::get_agent_access_info(const Agent& agent, uint32_t at
       hsa_amd_memory_pool_access_t access = HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT;
       // ROCR: another agent reaches a GPU's VRAM only after hsa_amd_agents_allow_access.
       if (kind_ == Kind::DeviceLocal && &agent != &owner_) access = HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT;
-      return put(value, access);
+      return put_info(value, access);
     }
-    case HSA_AMD_AGENT_MEMORY_POOL_INFO_NUM_LINK_HOPS: return put<uint32_t>(value, &agent == &owner_ ? 0 : 1);
+    case HSA_AMD_AGENT_MEMORY_POOL_INFO_NUM_LINK_HOPS: return put_info<uint32_t>(value, &agent == &owner_ ? 0 : 1);
     default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
 }
