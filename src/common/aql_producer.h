@@ -52,7 +52,7 @@ class BasicCachedProducer {
 
   uint32_t size() const noexcept { return size_; }
 
-  // One packet; returns its id. Its slot is lap_bias_ + id * 64 (no mask, no base).
+  // One packet; returns its id. Its slot is lap_bias_ + (id + kBiasShift) * 64 (no mask, no base).
   ROCREF_PROTOCOL_INLINE uint64_t submit(const void* packet) noexcept { return program<true>(packet, 1); }
 
   // `count` consecutive packets (1 <= count <= size()) under one reservation
@@ -63,6 +63,9 @@ class BasicCachedProducer {
   }
 
  private:
+  // The plain form has id + 1 in hand (the write index it stores); fetch_add has id.
+  static constexpr uint64_t kBiasShift = How == Reservation::Plain ? 1 : 0;
+
   template <bool kOne>
   ROCREF_PROTOCOL_INLINE uint64_t program(const void* packets, uint32_t count) noexcept {
     struct Ops {
@@ -77,7 +80,9 @@ class BasicCachedProducer {
       uint64_t mask = 0;
       uint8_t* slot(uint32_t i) const noexcept {
         if constexpr (kOne) {
-          return reinterpret_cast<uint8_t*>(lap_bias + static_cast<uintptr_t>(first) * kPacketBytes);
+          // Plain: from first + 1, the sum just stored as the write index and dead after,
+          // so the shift takes it in place (no copy of first).
+          return reinterpret_cast<uint8_t*>(lap_bias + static_cast<uintptr_t>(first + kBiasShift) * kPacketBytes);
         } else {
           return base + ((first + i) & mask) * kPacketBytes;
         }
@@ -142,8 +147,8 @@ class BasicCachedProducer {
     const uint64_t lap_end = lap + size_;
     const uint64_t room_end = room_limit(ConcreteDomain{}, read_seen_, uint64_t{size_});
     limit_ = is_before(ConcreteDomain{}, room_end, lap_end) ? room_end : lap_end;
-    // Modular: base + (id - lap) * 64 for every id of the lap.
-    lap_bias_ = reinterpret_cast<uintptr_t>(base_) - static_cast<uintptr_t>(lap) * kPacketBytes;
+    // Modular: base + (id - lap) * 64 = lap_bias_ + (id + kBiasShift) * 64 for every id of the lap.
+    lap_bias_ = reinterpret_cast<uintptr_t>(base_) - static_cast<uintptr_t>(lap + kBiasShift) * kPacketBytes;
   }
 
   // AQL-DB-1..3: the newest id of the batch, then wake a sleeping engine (AQL-DB-4).
@@ -158,7 +163,7 @@ class BasicCachedProducer {
   uint64_t* doorbell_;
   uint64_t read_seen_;
   uint64_t limit_;          // ids before it have room and lie in lap_bias_'s lap
-  uintptr_t lap_bias_ = 0;  // slot of id = lap_bias_ + id * 64 while id is before limit_
+  uintptr_t lap_bias_ = 0;  // slot of id = lap_bias_ + (id + kBiasShift) * 64 while id is before limit_
 };
 
 using CachedProducer = BasicCachedProducer<DoorbellStore::Plain>;
