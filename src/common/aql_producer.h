@@ -4,9 +4,12 @@
 // AQL-DB-1): fetch_add reservation, full check, body, 32-bit release header
 // store, doorbell. What it saves, measured in bench/queue: the ring base, mask
 // and doorbell address are read once, not through amd_queue_t's first cache
-// line (which every reservation dirties); read_dispatch_id is re-read only
-// when the cached copy says the ring is full (read_index only grows, so a
-// stale copy is conservative); a batch of k packets takes one fetch_add and
+// line (which every reservation dirties); each reservation is tested with one
+// compare against a cached bound, the earlier of read_index + size for a
+// read_index seen earlier (read_index only grows, so a stale bound is
+// conservative) and the end of the lap its slots are addressed in (slot =
+// lap bias + id * 64, no mask); the full check and read_dispatch_id are taken
+// again only when the bound says no; a batch of k packets takes one fetch_add and
 // one doorbell store. One object per producer thread; any number of objects
 // and QueueRing users may share a queue. The doorbell form is a template
 // argument so the per-packet path carries no test for it. The step order and
