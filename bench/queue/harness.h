@@ -109,15 +109,19 @@ inline constexpr uint64_t kPairGroup = 8;
 [[gnu::always_inline]] inline void as_new(Packet& packet) noexcept { asm volatile("" : "+m"(packet)); }
 [[gnu::always_inline]] inline void as_read(const Packet& packet) noexcept { asm volatile("" : : "m"(packet)); }
 
+template <class Q, size_t... I>
+[[gnu::always_inline]] inline void pairs_group(Q& queue, typename Q::Producer& producer, Packet& packet, Packet& out,
+                                               std::index_sequence<I...>) {
+  (((void)I, as_new(packet), producer.push(packet)), ...);
+  producer.flush();
+  (((void)I, queue.try_pop(out), as_read(out)), ...);
+}
+
 template <class Q>
 __attribute__((noinline)) uint64_t pairs_loop(Q& queue, typename Q::Producer& producer, uint64_t groups) {
   Packet packet = make_packet(0), out{};
   for (uint64_t g = groups; g != 0; --g) {
-    [&]<size_t... I>(std::index_sequence<I...>) {
-      (((void)I, as_new(packet), producer.push(packet)), ...);
-      producer.flush();
-      (((void)I, queue.try_pop(out), as_read(out)), ...);
-    }(std::make_index_sequence<kPairGroup>());
+    pairs_group(queue, producer, packet, out, std::make_index_sequence<kPairGroup>());
   }
   return out.kernel_object + out.private_segment_size;
 }
