@@ -53,6 +53,22 @@ ROCREF_PROTOCOL_INLINE typename D::Bool room_for(const D& d, typename D::U64 rea
   return d.ult(last - read, size);
 }
 
+// AQL-IDX-2 as a bound: for ids not behind `read` (AQL-IDX-1) by less than 2^63 ahead,
+// is_before(last, room_limit(read, size)) is room_for(read, last, size). A producer that
+// caches the bound (CachedProducer) tests each reservation with one compare and
+// evaluates room_for itself only when the bound says no.
+template <typename D>
+typename D::U64 room_limit(const D& d, typename D::U64 read, typename D::U64 size) {
+  if (d.mutant(Mutant::RoomLimitPastRing)) return read + size + d.u64(1);
+  return read + size;
+}
+
+// AQL-IDX-5: `id` comes before `limit` by modular distance (signed: one compare and a sign test).
+template <typename D>
+ROCREF_PROTOCOL_INLINE typename D::Bool is_before(const D& d, typename D::U64 id, typename D::U64 limit) {
+  return d.slt(id - limit, d.u64(0));
+}
+
 // AQL-DB-1, AQL-DB-3: the value a producer stores for the newest packet `id` it published.
 template <typename D>
 typename D::U64 doorbell_value(const D& d, typename D::U64 id, typename D::U64 size) {

@@ -143,8 +143,9 @@ TEST(AqlMutant, EveryMutantHasACheck) {
       Mutant::MisalignedSignalUsed, Mutant::ReadIndexTranslatedOnce, Mutant::CompletionBeforeWork,
       // Checked in tests/unit/isa/isa_grain_test.cpp (IsaGrain.GPU_GRAIN_*).
       Mutant::SystemReleaseSkipsL2WriteBack, Mutant::SystemAcquireKeepsL2Lines, Mutant::BypassingEngineSkipsL2WriteBack,
-      // Checked in tests/unit/aql_fast (AqlFastMutant.AQL_INV_4_*).
-      Mutant::IdleReaderPollsSlot};
+      // Checked in tests/unit/aql_fast (AqlFastMutant.AQL_INV_4_*, AqlFastMutant.AQL_IDX_2_*)
+      // and tests/unit/proofs (AqlEncodingSource.AQL_IDX_2_*).
+      Mutant::IdleReaderPollsSlot, Mutant::RoomLimitPastRing};
   for (uint32_t m = 0; m < static_cast<uint32_t>(Mutant::kCount); ++m) {
     EXPECT_TRUE(checked.count(static_cast<Mutant>(m))) << mutant_name(static_cast<Mutant>(m)) << " has no check";
   }

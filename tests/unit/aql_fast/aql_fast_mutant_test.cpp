@@ -10,8 +10,20 @@ namespace {
 
 TEST(AqlFastMutant, AQL_IDX_2_SkipFullCheckIsCaught) {
   EXPECT_FALSE(submits_into_full_ring(8));
+  EXPECT_FALSE(submits_into_full_ring<SingleProducer>(8));
   ScopedMutant bug(Mutant::SkipFullCheck);
   EXPECT_TRUE(submits_into_full_ring(8)) << "the full-ring check did not notice a producer writing into a full ring";
+  EXPECT_TRUE(submits_into_full_ring<SingleProducer>(8)) << "SingleProducer's full-ring check";
+}
+
+// The cached bound (room_limit): one id too many lets a producer overwrite the packet at
+// read_index. Only visible where the ring fills before the producer's lap ends.
+TEST(AqlFastMutant, AQL_IDX_2_RoomLimitPastRingIsCaught) {
+  EXPECT_FALSE(submits_into_full_ring(8, 4));
+  EXPECT_FALSE(submits_into_full_ring<SingleProducer>(8, 4));
+  ScopedMutant bug(Mutant::RoomLimitPastRing);
+  EXPECT_TRUE(submits_into_full_ring(8, 4)) << "CachedProducer's cached bound let id read_index + size through";
+  EXPECT_TRUE(submits_into_full_ring<SingleProducer>(8, 4)) << "SingleProducer's cached bound";
 }
 
 TEST(AqlFastMutant, AQL_INV_4_IdleReaderPollsSlotIsCaught) {

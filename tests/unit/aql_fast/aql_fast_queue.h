@@ -78,9 +78,14 @@ inline bool drained_reader_reads_unreserved_slot() {
 // AQL-IDX-2: fills the ring, then submits one more from another thread while
 // nothing is consumed. True if that submit finished (wrote its packet) before
 // any slot was released; a correct producer waits until the reader frees one.
-inline bool submits_into_full_ring(uint32_t size) {
+// `start`: the first id; from mid-lap the ring is full before a cached producer's
+// lap ends, so its cached bound, not the lap's end, must stop it.
+template <typename Producer = CachedProducer>
+inline bool submits_into_full_ring(uint32_t size, uint64_t start = 0) {
   FastQueue q(size);
-  CachedProducer producer(&q.queue);
+  q.queue.write_dispatch_id = start;
+  q.queue.read_dispatch_id = start;
+  Producer producer(&q.queue);
   for (uint32_t i = 0; i < size; ++i) {
     const auto p = dispatch(0, i);
     producer.submit(&p);

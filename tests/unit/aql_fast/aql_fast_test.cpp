@@ -95,21 +95,93 @@ TEST(AqlFast, AQL_INV_4_ParkedReaderResumesAcrossWrap) {
   EXPECT_FALSE(reader.parked()) << "an id is reserved: its header, not the write index, decides";
 }
 
-TEST(AqlFast, AQL_IDX_2_ProducerWaitsForRoomInFullRing) { EXPECT_FALSE(submits_into_full_ring(8)); }
+TEST(AqlFast, AQL_IDX_2_ProducerWaitsForRoomInFullRing) {
+  EXPECT_FALSE(submits_into_full_ring(8));
+  EXPECT_FALSE(submits_into_full_ring(8, 4)) << "full before the lap ends";
+  EXPECT_FALSE(submits_into_full_ring<SingleProducer>(8));
+  EXPECT_FALSE(submits_into_full_ring<SingleProducer>(8, 4)) << "full before the lap ends";
+}
 
-TEST(AqlFast, AQL_IDX_2_CachedReadIndexSurvivesWrapAround) {
+// The cached producers name a slot by the lap of their last refresh (lap_bias_): every
+// packet must still land in slot id % size, lap after lap, across 2^64 too.
+template <typename Producer>
+void cached_read_index_survives_wrap_around() {
   FastQueue q(4);
   q.queue.write_dispatch_id = UINT64_MAX - 1;  // ids wrap past 2^64 during the test
   q.queue.read_dispatch_id = UINT64_MAX - 1;
-  CachedProducer producer(&q.queue);
+  Producer producer(&q.queue);
   RingReader reader(&q.queue, 2);
   hsa_kernel_dispatch_packet_t out{};
   for (uint64_t i = 0; i < 12; ++i) {
     const auto p = dispatch(0, i);
-    producer.submit(&p);
+    EXPECT_EQ(producer.submit(&p), UINT64_MAX - 1 + i);
+    EXPECT_EQ(q.slot(UINT64_MAX - 1 + i).kernel_object, i) << "AQL-IDX-2: the packet of id " << i << " is in its slot";
     ASSERT_TRUE(reader.try_fetch(&out));
     EXPECT_EQ(out.kernel_object, i);
   }
+}
+
+TEST(AqlFast, AQL_IDX_2_CachedReadIndexSurvivesWrapAround) { cached_read_index_survives_wrap_around<CachedProducer>(); }
+TEST(AqlFast, AQL_IDX_7_SingleProducerSurvivesWrapAround) { cached_read_index_survives_wrap_around<SingleProducer>(); }
+
+// A producer whose next id lies laps past its last one (other producers took the ids
+// between) writes the slot of that id, not one of its cached lap.
+TEST(AqlFast, AQL_IDX_2_CachedProducerFollowsIdsOtherProducersSkipped) {
+  FastQueue q(4);
+  CachedProducer a(&q.queue), b(&q.queue);
+  RingReader reader(&q.queue, 1);
+  hsa_kernel_dispatch_packet_t out{};
+  uint64_t seq = 0;
+  for (uint32_t round = 0; round < 4; ++round) {
+    for (uint32_t k = 0; k < 1 + round * 3; ++k) {  // b takes 1, 4, 7, 10 ids: a's next id skips laps
+      const auto p = dispatch(1, seq);
+      const uint64_t id = b.submit(&p);
+      EXPECT_EQ(q.slot(id).kernel_object, seq++);
+      ASSERT_TRUE(reader.try_fetch(&out));
+    }
+    const auto p = dispatch(0, seq);
+    const uint64_t id = a.submit(&p);
+    EXPECT_EQ(q.slot(id).kernel_object, seq) << "AQL-IDX-2: packet " << id << " of the producer that skipped laps";
+    ASSERT_TRUE(reader.try_fetch(&out));
+    EXPECT_EQ(out.kernel_object, seq++);
+  }
+}
+
+// Single packets from several producers (each one's ids jump by the others' and cross
+// laps at any point): every packet arrives once, each producer's in order.
+TEST(AqlFast, AQL_IDX_1_ConcurrentSinglePacketsKeepPerProducerFifo) {
+  const uint32_t producers = 3;
+  const uint64_t per_producer = sanitized() ? 3000 : 60000;
+  FastQueue q(8);
+  RingReader reader(&q.queue, 4);
+  std::vector<std::thread> threads;
+  for (uint32_t t = 0; t < producers; ++t) {
+    threads.emplace_back([&, t] {
+      CachedProducer producer(&q.queue);
+      for (uint64_t seq = 0; seq < per_producer; ++seq) {
+        const auto p = dispatch(t, seq);
+        producer.submit(&p);
+      }
+    });
+  }
+  std::vector<uint64_t> next(producers, 0);
+  hsa_kernel_dispatch_packet_t out{};
+  uint64_t got = 0, errors = 0;
+  Backoff backoff;
+  while (got < producers * per_producer) {
+    if (!reader.try_fetch(&out)) {
+      backoff.pause();
+      continue;
+    }
+    backoff.reset();
+    ++got;
+    const uint32_t from = out.private_segment_size;
+    if (from >= producers || out.kernel_object != next[from]++) ++errors;
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_FALSE(reader.try_fetch(&out));
+  EXPECT_EQ(errors, 0u);
+  EXPECT_EQ(q.read_index(), producers * per_producer);
 }
 
 // AQL-IDX-5 / AQL-DB-2 across 2^64: every producer form's doorbell keeps naming
@@ -149,6 +221,7 @@ void doorbell_follows_ids_across_wrap() {
 
 TEST(AqlFast, AQL_DB_2_CachedProducerDoorbellAcrossWrap) { doorbell_follows_ids_across_wrap<CachedProducer>(); }
 TEST(AqlFast, AQL_DB_2_CachedMaxProducerDoorbellAcrossWrap) { doorbell_follows_ids_across_wrap<CachedMaxProducer>(); }
+TEST(AqlFast, AQL_DB_2_SingleProducerDoorbellAcrossWrap) { doorbell_follows_ids_across_wrap<SingleProducer>(); }
 
 TEST(AqlFast, AQL_DB_2_QueueRingDoorbellAcrossWrap) {
   for (DoorbellStore bell : {DoorbellStore::Plain, DoorbellStore::Max}) {

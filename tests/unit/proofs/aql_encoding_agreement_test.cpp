@@ -127,6 +127,28 @@ TEST(AqlEncodingAgreement, DetectsAPlantedDisagreement) {
   EXPECT_FALSE(enc.equal(enc.concrete(wrong), sym.next).simplify().is_true());
 }
 
+// AQL-IDX-2 as a bound: for every read, size (1..2^32) and newest id not behind read by
+// less than 2^63 (AQL-IDX-1, AQL-IDX-5), the cached producers' one compare
+// is_before(last, room_limit(read, size)) is room_for(read, last, size). Z3 proves it over
+// all 64-bit values; with RoomLimitPastRing planted it finds the id the bound lets through.
+bool bound_is_room_for(std::bitset<static_cast<size_t>(Mutant::kCount)> mutants) {
+  z3::context ctx;
+  const Z3Domain z{&ctx, mutants};
+  const z3::expr read = ctx.bv_const("read", 64), last = ctx.bv_const("last", 64), size = ctx.bv_const("size", 64);
+  z3::solver solver(ctx);
+  solver.add(z3::ule(z.u64(1), size) && z3::ule(size, z.u64(uint64_t{1} << 32)));
+  solver.add(z3::ult(last - read, z.u64(uint64_t{1} << 63)));
+  solver.add(aql::is_before(z, last, aql::room_limit(z, read, size)) != aql::room_for(z, read, last, size));
+  return solver.check() == z3::unsat;
+}
+
+TEST(AqlEncodingSource, AQL_IDX_2_CachedBoundIsTheFullCheck) {
+  EXPECT_TRUE(bound_is_room_for({}));
+  std::bitset<static_cast<size_t>(Mutant::kCount)> planted;
+  planted.set(static_cast<size_t>(Mutant::RoomLimitPastRing));
+  EXPECT_FALSE(bound_is_room_for(planted)) << "the off-by-one bound went unnoticed";
+}
+
 }  // namespace
 }  // namespace rocref::proofs
 
