@@ -86,7 +86,7 @@ void GpuVm::userptr_changed() noexcept {
   settled_epoch_ = asked_ == userptr_.size() ? asked_epoch_ : 0;
 }
 
-bool GpuVm::userptr_question_due(uint64_t page) const noexcept {
+[[gnu::always_inline]] inline bool GpuVm::userptr_question_due(uint64_t page) const noexcept {
   if (page < userptr_lo_ || page >= userptr_hi_) return false;
   return settled_epoch_ != g_userptr_epoch.load(std::memory_order_acquire);
 }
@@ -171,7 +171,7 @@ Expected<void*, VmFault> GpuVm::resolve(uint64_t va, size_t size, Access access,
 // The common case, as a UTCL1 hit: an access inside one page whose PTE the TLB holds and for
 // which no USERPTR question is due. Decided by the same vm_rules.h functions as resolve(), which
 // takes every other case (a miss, a page-crossing range, a fault, a question due).
-void* GpuVm::translate_hit(uint64_t va, size_t size, Access access) noexcept {
+[[gnu::always_inline]] inline void* GpuVm::translate_hit(uint64_t va, size_t size, Access access) noexcept {
   const VmConcreteDomain d;
   const uint64_t len = size ? size : 1;
   if (!range_in_va(d, va, len) || extra_pages(d, va, len) != 0) return nullptr;
