@@ -343,13 +343,17 @@ struct PacketProcessor::Impl {
       if (header_invalid && adv) adv->fetched_invalid();
       return {};
     }
-    InFlight f;
+    // Built in place: the record is a few hundred bytes, copied once per launch otherwise.
+    InFlight& f = in_flight.emplace_back();
     f.id = read;
     f.header = header;
     f.packet_va = va;
     std::memcpy(f.bytes, &word, sizeof word);
     std::memcpy(f.bytes + sizeof word, slot + sizeof word, aql::kPacketBytes - sizeof word);
-    if (auto fault = classify(f)) return fail(std::move(*fault), read);
+    if (auto fault = classify(f)) {
+      in_flight.pop_back();
+      return fail(std::move(*fault), read);
+    }
     if (adv) {
       adversary::flush_all();  // AQL-FEN-4: the agent's earlier writes are visible to its next launch
       acquire_kernarg(f);      // AQL-FEN-6: what the kernel reads of its kernarg segment
@@ -366,7 +370,6 @@ struct PacketProcessor::Impl {
     ROCREF_TRACE_EVENT(trace::Layer::Gpu, "packet processor: launch",
                        std::string(kind_name(f.kind)) + " id=" + std::to_string(read) + " header=" + hex(header) +
                            " (header acquire-loaded)");
-    in_flight.push_back(std::move(f));
     launching = read;
     if (adv) adv->launched(read);
     phase = ProcessorPhase::Launched;
@@ -482,10 +485,13 @@ struct PacketProcessor::Impl {
       case Kind::Kernel: {
         std::optional<PacketFault> fault;
         {
-          ROCREF_TRACE_SPAN(trace::Layer::Gpu, "dispatch: run the grid",
-                            "id=" + std::to_string(f.id) + " work-items=" +
-                                std::to_string(uint64_t{f.dispatch.grid_size_x} * f.dispatch.grid_size_y *
-                                               f.dispatch.grid_size_z));
+          std::optional<trace::Span> span;  // made only when tracing: a Span costs a call either way
+          if (trace::enabled()) {
+            span.emplace(trace::Layer::Gpu, "dispatch: run the grid",
+                         "id=" + std::to_string(f.id) + " work-items=" +
+                             std::to_string(uint64_t{f.dispatch.grid_size_x} * f.dispatch.grid_size_y *
+                                            f.dispatch.grid_size_z));
+          }
           fault = executor.run(f.dispatch, f.kernel);
           trace_dispatch_stats(f.id, f.dispatch, nullptr);
         }
