@@ -34,6 +34,7 @@ enum class Mutant : uint32_t {
   SystemAcquireKeepsL2Lines,        // GPU-GRAIN-3: a system-scope acquire keeps the L2's clean lines
   BypassingEngineSkipsL2WriteBack,  // GPU-GRAIN-5: a host-compiled or blit body runs under the L2's dirty lines
   IdleReaderPollsSlot,              // AQL-INV-4: a drained RingReader polls the slot producers write next
+  KernelLookupByObject,             // AQL-ERR-1: the registered kernel remembered by kernel object, not code record
   kCount
 };
 

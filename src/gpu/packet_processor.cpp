@@ -163,6 +163,7 @@ struct PacketProcessor::Impl {
   uint64_t launching = 0;  // packet between Launch and the end of its retirement
   std::vector<InFlight> in_flight;  // launch order
   KernelExecutor executor;
+  KernelLookup kernel_lookup;  // the last registered kernel resolved (kernel_executor.h)
 
   std::atomic<bool> error{false};
   std::atomic<bool> inactive{false};
@@ -259,7 +260,7 @@ struct PacketProcessor::Impl {
       case HSA_PACKET_TYPE_KERNEL_DISPATCH: {
         f.dispatch = packet_as<hsa_kernel_dispatch_packet_t>(f.bytes);
         if (auto fault = check_kernel_dispatch(f.dispatch)) return fault;
-        if (auto fault = resolve_kernel(f.dispatch, *binding.memory, &f.kernel)) {
+        if (auto fault = resolve_kernel(f.dispatch, *binding.memory, &f.kernel, &kernel_lookup)) {
           if (fault->status != HSA_STATUS_ERROR_INVALID_PACKET_FORMAT) return fault;
           // BLIT-REC-2: not a rocref kernel; launch it only if it is a ROCR or ROCclr blit kernel.
           const foreign_blit::ForeignResult r = foreign_blit::recognise_foreign_kernel(f.dispatch, *binding.memory);
