@@ -16,15 +16,19 @@ namespace rocref::gpu::vm {
 class VmLock {
  public:
   void lock() noexcept {
-    if (!held_.exchange(true, std::memory_order_acquire)) return;
+    if (held_.exchange(true, std::memory_order_acquire)) wait();
+  }
+  void unlock() noexcept { held_.store(false, std::memory_order_release); }
+
+ private:
+  // Out of line: the uncontended path then needs no saved registers in its caller.
+  [[gnu::noinline]] void wait() noexcept {
     Backoff backoff;
     do {
       while (held_.load(std::memory_order_relaxed)) backoff.pause();
     } while (held_.exchange(true, std::memory_order_acquire));
   }
-  void unlock() noexcept { held_.store(false, std::memory_order_release); }
 
- private:
   std::atomic<bool> held_{false};
 };
 
