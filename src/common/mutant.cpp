@@ -26,6 +26,7 @@ std::string_view mutant_name(Mutant m) noexcept {
     case Mutant::BypassingEngineSkipsL2WriteBack: return "bypassing-engine-skips-l2-write-back";
     case Mutant::IdleReaderPollsSlot: return "idle-reader-polls-slot";
     case Mutant::RoomLimitPastRing: return "room-limit-past-ring";
+    case Mutant::KernelLookupByObject: return "kernel-lookup-by-object";
     case Mutant::kCount: break;
   }
   return "unknown";

@@ -35,6 +35,7 @@ enum class Mutant : uint32_t {
   BypassingEngineSkipsL2WriteBack,  // GPU-GRAIN-5: a host-compiled or blit body runs under the L2's dirty lines
   IdleReaderPollsSlot,              // AQL-INV-4: a drained RingReader polls the slot producers write next
   RoomLimitPastRing,                // AQL-IDX-2: a producer's cached bound lets id read_index + size through
+  KernelLookupByObject,             // AQL-ERR-1: the registered kernel remembered by kernel object, not code record
   kCount
 };
 

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <string>
 
+#include "common/mutant.h"
+
 namespace rocref::gpu {
 namespace {
 
@@ -18,10 +20,21 @@ PacketFault fault(std::string what, uint64_t address) {
   return PacketFault{kStatusApertureViolation, std::move(what), address};
 }
 
+const kernel_abi::RegisteredKernel* registered(const kernel_abi::KernelCode& record, uint64_t object,
+                                               KernelLookup* lookup) {
+  if (record.magic != kernel_abi::kKernelCodeMagic) return nullptr;
+  // Mutant: remembered by kernel object, so new code at an old object runs the old kernel.
+  const uint64_t key = mutant_active(Mutant::KernelLookupByObject) ? object : record.id;
+  if (lookup != nullptr && lookup->kernel != nullptr && lookup->id == key) return lookup->kernel;
+  const kernel_abi::RegisteredKernel* kernel = kernel_abi::find_kernel(record.id);
+  if (lookup != nullptr && kernel != nullptr) *lookup = KernelLookup{key, kernel};
+  return kernel;
+}
+
 }  // namespace
 
 std::optional<PacketFault> resolve_kernel(const hsa_kernel_dispatch_packet_t& packet, MemoryAccess& memory,
-                                          ResolvedKernel* out) {
+                                          ResolvedKernel* out, KernelLookup* lookup) {
   const uint64_t object = packet.kernel_object;
   const auto* descriptor = memory.as<kernel_abi::KernelDescriptor>(object, Access::Read);
   if (descriptor == nullptr) return fault("kernel descriptor at " + hex(object) + " is not mapped", object);
@@ -32,8 +45,7 @@ std::optional<PacketFault> resolve_kernel(const hsa_kernel_dispatch_packet_t& pa
   if (code == nullptr) return fault("kernel code at " + hex(code_va) + " is not mapped", code_va);
   kernel_abi::KernelCode record;
   std::memcpy(&record, code, sizeof record);
-  const kernel_abi::RegisteredKernel* kernel =
-      record.magic == kernel_abi::kKernelCodeMagic ? kernel_abi::find_kernel(record.id) : nullptr;
+  const kernel_abi::RegisteredKernel* kernel = registered(record, object, lookup);
   if (kernel == nullptr || kernel->entry == nullptr) {
     return PacketFault{HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
                        "AQL-ERR-1: unknown kernel object " + hex(object) + " (no registered kernel at its entry)",

@@ -29,11 +29,20 @@ struct ResolvedKernel {
   uint32_t kernarg_bytes = 0;      // descriptor's kernarg_size (0: not declared)
 };
 
+// The registered kernel resolve_kernel found last, by the id its code record names. The table
+// only grows and never changes an entry (kernel_abi.h), so the answer for an id stays right and
+// its lock is taken once per kernel instead of once per dispatch. The descriptor and the code
+// record are still read through translation at every dispatch.
+struct KernelLookup {
+  uint64_t id = 0;
+  const kernel_abi::RegisteredKernel* kernel = nullptr;
+};
+
 // AQL-ERR-1: an untranslatable descriptor, code record or kernarg segment is
 // HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION; a code record that names no
 // registered kernel is HSA_STATUS_ERROR_INVALID_PACKET_FORMAT naming the object.
 std::optional<PacketFault> resolve_kernel(const hsa_kernel_dispatch_packet_t& packet, MemoryAccess& memory,
-                                          ResolvedKernel* out);
+                                          ResolvedKernel* out, KernelLookup* lookup = nullptr);
 
 class KernelExecutor {
  public:

@@ -163,6 +163,7 @@ struct PacketProcessor::Impl {
   uint64_t launching = 0;  // packet between Launch and the end of its retirement
   std::vector<InFlight> in_flight;  // launch order
   KernelExecutor executor;
+  KernelLookup kernel_lookup;  // the last registered kernel resolved (kernel_executor.h)
 
   std::atomic<bool> error{false};
   std::atomic<bool> inactive{false};
@@ -259,7 +260,7 @@ struct PacketProcessor::Impl {
       case HSA_PACKET_TYPE_KERNEL_DISPATCH: {
         f.dispatch = packet_as<hsa_kernel_dispatch_packet_t>(f.bytes);
         if (auto fault = check_kernel_dispatch(f.dispatch)) return fault;
-        if (auto fault = resolve_kernel(f.dispatch, *binding.memory, &f.kernel)) {
+        if (auto fault = resolve_kernel(f.dispatch, *binding.memory, &f.kernel, &kernel_lookup)) {
           if (fault->status != HSA_STATUS_ERROR_INVALID_PACKET_FORMAT) return fault;
           // BLIT-REC-2: not a rocref kernel; launch it only if it is a ROCR or ROCclr blit kernel.
           const foreign_blit::ForeignResult r = foreign_blit::recognise_foreign_kernel(f.dispatch, *binding.memory);
@@ -343,13 +344,17 @@ struct PacketProcessor::Impl {
       if (header_invalid && adv) adv->fetched_invalid();
       return {};
     }
-    InFlight f;
+    // Built in place: the record is a few hundred bytes, copied once per launch otherwise.
+    InFlight& f = in_flight.emplace_back();
     f.id = read;
     f.header = header;
     f.packet_va = va;
     std::memcpy(f.bytes, &word, sizeof word);
     std::memcpy(f.bytes + sizeof word, slot + sizeof word, aql::kPacketBytes - sizeof word);
-    if (auto fault = classify(f)) return fail(std::move(*fault), read);
+    if (auto fault = classify(f)) {
+      in_flight.pop_back();
+      return fail(std::move(*fault), read);
+    }
     if (adv) {
       adversary::flush_all();  // AQL-FEN-4: the agent's earlier writes are visible to its next launch
       acquire_kernarg(f);      // AQL-FEN-6: what the kernel reads of its kernarg segment
@@ -366,7 +371,6 @@ struct PacketProcessor::Impl {
     ROCREF_TRACE_EVENT(trace::Layer::Gpu, "packet processor: launch",
                        std::string(kind_name(f.kind)) + " id=" + std::to_string(read) + " header=" + hex(header) +
                            " (header acquire-loaded)");
-    in_flight.push_back(std::move(f));
     launching = read;
     if (adv) adv->launched(read);
     phase = ProcessorPhase::Launched;
@@ -482,10 +486,13 @@ struct PacketProcessor::Impl {
       case Kind::Kernel: {
         std::optional<PacketFault> fault;
         {
-          ROCREF_TRACE_SPAN(trace::Layer::Gpu, "dispatch: run the grid",
-                            "id=" + std::to_string(f.id) + " work-items=" +
-                                std::to_string(uint64_t{f.dispatch.grid_size_x} * f.dispatch.grid_size_y *
-                                               f.dispatch.grid_size_z));
+          std::optional<trace::Span> span;  // made only when tracing: a Span costs a call either way
+          if (trace::enabled()) {
+            span.emplace(trace::Layer::Gpu, "dispatch: run the grid",
+                         "id=" + std::to_string(f.id) + " work-items=" +
+                             std::to_string(uint64_t{f.dispatch.grid_size_x} * f.dispatch.grid_size_y *
+                                            f.dispatch.grid_size_z));
+          }
           fault = executor.run(f.dispatch, f.kernel);
           trace_dispatch_stats(f.id, f.dispatch, nullptr);
         }

@@ -34,11 +34,11 @@ std::vector<HwQueue*> HwScheduler::mapped() const {
 
 void HwScheduler::set_after_slice(std::function<void()> fn) {
   std::lock_guard<std::mutex> lock(mu_);
-  after_slice_ = std::move(fn);
+  after_slice_ = fn ? std::make_shared<const std::function<void()>>(std::move(fn)) : nullptr;
 }
 
 bool HwScheduler::run_slice() {
-  std::function<void()> after;
+  std::shared_ptr<const std::function<void()>> after;
   bool progress = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -89,7 +89,7 @@ bool HwScheduler::run_slice() {
     }
     idle_ = !progress;
   }
-  if (after) after();
+  if (after) (*after)();
   return progress;
 }
 

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -58,7 +59,8 @@ class HwScheduler {
   std::vector<HwQueue*> ready_;  // run_slice's scratch list, kept for its capacity
   uint64_t tick_ = 0;
   bool idle_ = true;  // the last slice made no progress
-  std::function<void()> after_slice_;
+  // Shared, not copied per slice: an idle poll would copy the std::function every time.
+  std::shared_ptr<const std::function<void()>> after_slice_;
 };
 
 }  // namespace rocref::kfd

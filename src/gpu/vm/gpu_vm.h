@@ -12,12 +12,12 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <mutex>
 
 #include "common/expected.h"
 #include "gpu/memory_access.h"
 #include "gpu/vm/page_table.h"
 #include "gpu/vm/tlb.h"
+#include "gpu/vm/vm_lock.h"
 
 namespace rocref::gpu::vm {
 
@@ -53,7 +53,9 @@ class GpuVm final : public MemoryAccess {
   // Starts a new userptr epoch for every VM: the next translation into each USERPTR buffer
   // asks again whether its pages are present. The KFD starts one whenever the GPU was idle
   // (a time slice without progress), so a munmap made while the queues were idle is seen by
-  // the next access, at the cost of one presence check per buffer per busy period.
+  // the next access, at the cost of one presence check per buffer per busy period. An epoch
+  // in which no buffer was asked is kept: no buffer can tell it from a new one, and an idle
+  // poll then costs a load instead of a global read-modify-write.
   static void new_userptr_epoch() noexcept;
   void invalidate_tlb() noexcept;
   void invalidate_tlb_range(uint64_t va, uint64_t size) noexcept;
@@ -73,7 +75,13 @@ class GpuVm final : public MemoryAccess {
  private:
   // The host address of va, or the fault that stopped the translation.
   Expected<void*, VmFault> resolve(uint64_t va, size_t size, Access access, bool use_tlb) noexcept;
+  // translate()'s common case, or nullptr for resolve() to decide (and report).
+  void* translate_hit(uint64_t va, size_t size, Access access) noexcept;
+  void* translate_slow(uint64_t va, size_t size, Access access) noexcept;  // resolve() and the fault report
+  // VM-USERPTR-1: whether an access to `page` may owe a presence question (O(1), conservative).
+  bool userptr_question_due(uint64_t page) const noexcept;
   bool userptr_evicted(uint64_t page, uint64_t access_end, uint64_t* checked_end) noexcept;
+  void userptr_changed() noexcept;  // after userptr_ gained or lost ranges
 
   struct UserRange {
     uint64_t end = 0;   // GPU VA past the buffer
@@ -84,12 +92,19 @@ class GpuVm final : public MemoryAccess {
   };
 
   const uint32_t vmid_;
-  mutable std::mutex mu_;
+  mutable VmLock mu_;
   PageTable table_;
   Tlb tlb_;
   VmFaultHandler on_fault_;
   uint64_t faults_ = 0;
   std::map<uint64_t, UserRange> userptr_;  // by GPU VA of the buffer's first page
+  // What lets a translation skip userptr_'s lookup: pages outside [userptr_lo_, userptr_hi_)
+  // are in no buffer; in epoch settled_epoch_ every buffer was asked and none is evicted
+  // (0: no such epoch yet). asked_ counts the buffers asked in epoch asked_epoch_.
+  uint64_t userptr_lo_ = 0, userptr_hi_ = 0;
+  uint64_t settled_epoch_ = 0;
+  uint64_t asked_epoch_ = 0;
+  size_t asked_ = 0;
 };
 
 }  // namespace rocref::gpu::vm

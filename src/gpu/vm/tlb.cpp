@@ -1,25 +1,13 @@
 // gpu/vm/tlb.cpp - direct-mapped TLB with explicit invalidation.
 #include "gpu/vm/tlb.h"
 
-#include "gpu/vm/pte.h"
 #include "gpu/vm/vm_mutant.h"
 
 namespace rocref::gpu::vm {
 
-uint64_t Tlb::lookup(uint64_t va) noexcept {
-  const uint64_t vpn = va >> kPageShift;
-  const Entry& e = entries_[vpn % kEntries];
-  if (e.pte != 0 && e.vpn == vpn) {
-    ++hits_;
-    return e.pte;
-  }
-  ++misses_;
-  return 0;
-}
-
 void Tlb::insert(uint64_t va, uint64_t pte) noexcept {
   const uint64_t vpn = va >> kPageShift;
-  entries_[vpn % kEntries] = Entry{vpn, pte};
+  entries_[slot(vpn)] = Entry{vpn, pte};
 }
 
 void Tlb::invalidate_all() noexcept {

@@ -19,6 +19,7 @@ enum class VmMutant : uint32_t {
   PteAddressDropsBit47,   // VM-PTE-1: the PTE address field loses bit 47
   TranslateChecksFirstPageOnly,  // VM-XLATE-2: a page-crossing access checks only its first page
   UserptrEvictionIgnored, // VM-USERPTR-1: a USERPTR buffer whose pages went away still translates
+  UserptrAddedRangeUnseen,  // VM-USERPTR-1: translate()'s shortcut is not told of a new USERPTR buffer
   kCount
 };
 

@@ -80,6 +80,45 @@ TEST_F(UserptrVm, VM_USERPTR_1_OneQuestionPerBufferPerEpoch) {
   EXPECT_EQ(vm.translate(kVa, 8, Access::Read), nullptr);
 }
 
+// translate() skips the buffer lookup for pages outside every buffer and, once every buffer was
+// asked in an epoch, for all pages: a buffer registered later must still be asked. Registers
+// buffers at kVa and kVa + 2 GiB, asks both (the VM is settled for the epoch), then registers
+// one whose pages are gone above both (`above`) or between them; true when its first
+// translation faults, as it must.
+bool later_buffer_is_asked(bool above) {
+  constexpr uint64_t kVa = 0x7000'0000'0000, kUser = 0x5000'0000'0000, kGap = uint64_t{1} << 31;
+  void* view = ::mmap(nullptr, 3 * kPageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (view == MAP_FAILED) return false;
+  const auto host = reinterpret_cast<uintptr_t>(view);
+  GpuVm vm(5);
+  g_present = true;
+  bool ok = vm.map_userptr(kVa, host, kPageSize, kPteSystem | kPteReadable, kUser, &present) == 0 &&
+            vm.map_userptr(kVa + 2 * kGap, host + kPageSize, kPageSize, kPteSystem | kPteReadable, kUser + 2 * kGap,
+                           &present) == 0;
+  GpuVm::new_userptr_epoch();
+  ok = ok && vm.translate(kVa, 8, Access::Read) != nullptr && vm.translate(kVa + 2 * kGap, 8, Access::Read) != nullptr;
+  ok = ok && vm.translate(kVa, 8, Access::Read) != nullptr;  // a TLB hit with no question due
+  const uint64_t later = above ? kVa + 3 * kGap : kVa + kGap;
+  g_present = false;  // the new buffer's application pages are already gone
+  ok = ok && vm.map_userptr(later, host + 2 * kPageSize, kPageSize, kPteSystem | kPteReadable, kUser + 3 * kGap,
+                            &present) == 0;
+  const bool faulted = ok && vm.translate(later, 8, Access::Read) == nullptr;
+  g_present = true;
+  ::munmap(view, 3 * kPageSize);
+  return faulted;
+}
+
+TEST(UserptrVmShortcut, VM_USERPTR_1_BufferRegisteredLaterIsAsked) {
+  EXPECT_TRUE(later_buffer_is_asked(true)) << "above every other buffer";
+  EXPECT_TRUE(later_buffer_is_asked(false)) << "between buffers already asked in this epoch";
+}
+
+TEST(GpuVmPropertyMutants, VM_USERPTR_1_UserptrAddedRangeUnseenIsCaught) {
+  ScopedVmMutant m(VmMutant::UserptrAddedRangeUnseen);
+  EXPECT_FALSE(later_buffer_is_asked(true)) << "the mutant's shortcut skips a buffer above the others";
+  EXPECT_FALSE(later_buffer_is_asked(false)) << "and one registered after every buffer was asked";
+}
+
 TEST(GpuVmPropertyMutants, VM_USERPTR_1_UserptrEvictionIgnoredIsCaught) {
   ScopedVmMutant m(VmMutant::UserptrEvictionIgnored);
   void* view = ::mmap(nullptr, kPageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

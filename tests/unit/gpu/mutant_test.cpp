@@ -211,6 +211,34 @@ TEST_F(MutantTest, AQL_MEM_1_ReadIndexTranslatedAtEveryStore) {
   EXPECT_FALSE(advanced) << "nothing written through an old translation";
 }
 
+// AQL-ERR-1: a dispatch runs the kernel its code record names now. The same kernel object is
+// dispatched twice, its code record naming another registered kernel the second time (new
+// code at the same address); the processor remembers its last lookup, by the record's id.
+std::atomic<uint32_t> g_other_runs{0};
+void other_kernel(const void*) { g_other_runs.fetch_add(1, std::memory_order_relaxed); }
+
+bool rewritten_code_record_runs_the_new_kernel() {
+  static const uint64_t other_id = kernel_abi::register_kernel("mutant-other", &other_kernel);
+  g_runs = 0;
+  g_other_runs = 0;
+  TestKernelObject object(run_id());
+  TestQueue q;
+  FlatMemory memory;
+  PacketProcessor p(bind(q, memory));
+  q.submit(dispatch_packet(object.address(), hsa_signal_t{0}));
+  p.drain();
+  object.code.id = other_id;
+  q.submit(dispatch_packet(object.address(), hsa_signal_t{0}));
+  p.drain();
+  return !p.in_error() && g_runs == 1 && g_other_runs == 1;
+}
+
+TEST_F(MutantTest, AQL_ERR_1_KernelLookupByObjectIsCaught) {
+  EXPECT_TRUE(rewritten_code_record_runs_the_new_kernel());
+  ScopedMutant m(Mutant::KernelLookupByObject);
+  EXPECT_FALSE(rewritten_code_record_runs_the_new_kernel()) << "the mutant runs the kernel it remembered";
+}
+
 TEST_F(MutantTest, AQL_MEM_1_ReadIndexTranslatedOnceIsCaught) {
   ScopedMutant m(Mutant::ReadIndexTranslatedOnce);
   bool advanced = false;
