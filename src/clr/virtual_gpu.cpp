@@ -163,19 +163,15 @@ hsa_status_t VirtualGpu::launch(const KernelDispatch& d) {
   if (kernel_object == 0) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   Pending pending;
   void* kernarg = nullptr;
+  if (hsa_status_t s = launch_resources(d.args_size, d.args_align, &kernarg, &pending); s != HSA_STATUS_SUCCESS) {
+    return s;
+  }
   if (d.args_size != 0) {
-    if (hsa_status_t s = kernarg_for(d.args_size, d.args_align, &kernarg, &pending); s != HSA_STATUS_SUCCESS) {
-      return s;
-    }
     if (d.copy_args) {
       d.copy_args(kernarg, d.args);
     } else {
       std::memcpy(kernarg, d.args, d.args_size);
     }
-  }
-  if (hsa_status_t s = completion_signal(&pending); s != HSA_STATUS_SUCCESS) {
-    give_back(pending);
-    return s;
   }
   hsa_kernel_dispatch_packet_t packet{};
   packet.header = header_for(HSA_PACKET_TYPE_KERNEL_DISPATCH);

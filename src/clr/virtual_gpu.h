@@ -119,6 +119,10 @@ class VirtualGpu {
 
   // virtual_gpu_tracking.cpp: the resources of commands in flight.
   hsa_status_t completion_signal(Pending* pending);
+  // A launch's kernarg slice (none for size 0) and completion signal: both under one
+  // lock while the ring has room, else through kernarg_for and completion_signal.
+  hsa_status_t launch_resources(size_t size, size_t align, void** address, Pending* pending);
+  void record_slice_locked(const KernargRing::Slice& slice, size_t size, void** address, Pending* pending);
   hsa_status_t kernarg_for(size_t size, size_t align, void** address, Pending* pending);
   hsa_status_t one_off_kernarg(size_t size, size_t align, void** address, Pending* pending);
   void reclaim_completed_locked();
