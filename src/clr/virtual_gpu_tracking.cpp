@@ -66,10 +66,10 @@ void VirtualGpu::record_slice_locked(const KernargRing::Slice& slice, size_t siz
                          " ring=" + std::to_string(ring_->capacity()) + " bytes");
 }
 
-hsa_status_t VirtualGpu::launch_resources(size_t size, size_t align, void** address, Pending* pending) {
+hsa_status_t VirtualGpu::launch_resources(size_t size, size_t align, void** address, Pending* pending,
+                                          std::unique_lock<std::mutex>& lock) {
   if (size != 0 && (align == 0 || (align & (align - 1)) != 0)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (size == 0 || ring_->fits(size, align)) {
-    std::lock_guard lock(mutex_);
     reclaim_completed_locked();  // steady state: the previous launch's slice and signal are free again
     std::optional<KernargRing::Slice> slice;
     if (size != 0) slice = ring_->allocate(size, align);
@@ -86,15 +86,15 @@ hsa_status_t VirtualGpu::launch_resources(size_t size, size_t align, void** addr
       return HSA_STATUS_SUCCESS;
     }
   }
-  // A one-off, or a full ring to wait on: the general path, its own locks.
-  if (size != 0) {
-    if (hsa_status_t s = kernarg_for(size, align, address, pending); s != HSA_STATUS_SUCCESS) return s;
+  // A one-off, or a full ring to wait on: the general path, its own locks (none held while it waits).
+  lock.unlock();
+  hsa_status_t s = size != 0 ? kernarg_for(size, align, address, pending) : HSA_STATUS_SUCCESS;
+  if (s == HSA_STATUS_SUCCESS) {
+    s = completion_signal(pending);
+    if (s != HSA_STATUS_SUCCESS) give_back(*pending);
   }
-  if (hsa_status_t s = completion_signal(pending); s != HSA_STATUS_SUCCESS) {
-    give_back(*pending);
-    return s;
-  }
-  return HSA_STATUS_SUCCESS;
+  lock.lock();
+  return s;
 }
 
 hsa_status_t VirtualGpu::kernarg_for(size_t size, size_t align, void** address, Pending* pending) {
