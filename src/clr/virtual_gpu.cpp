@@ -87,7 +87,7 @@ hsa_status_t VirtualGpu::submit(const void* packet, const char* what, Pending pe
 }
 
 hsa_status_t VirtualGpu::submit_locked(const void* packet, const char* what, const Pending& pending,
-                                       std::unique_lock<std::mutex>& lock) {
+                                       std::unique_lock<Monitor>& lock) {
   if (hsa_status_t e = error(); e != HSA_STATUS_SUCCESS) {
     give_back_locked(pending);  // never submitted: nothing reads its slice or signal
     return e;

@@ -30,6 +30,7 @@
 #include <optional>
 
 #include "clr/kernarg_ring.h"
+#include "clr/monitor.h"
 #include "common/expected.h"
 #include "common/kernel_abi.h"
 
@@ -116,7 +117,7 @@ class VirtualGpu {
   hsa_status_t submit(const void* packet, const char* what, Pending pending);
   // submit() with mutex_ held in `lock` (unlocked on return only by the planted bug).
   hsa_status_t submit_locked(const void* packet, const char* what, const Pending& pending,
-                             std::unique_lock<std::mutex>& lock);
+                             std::unique_lock<Monitor>& lock);
   hsa_status_t launch_blit(uint64_t kernel_id, const char* name, const void* args, size_t args_size, size_t bytes);
   hsa_status_t barrier_packet(hsa_signal_t dependency, Pending pending);
 
@@ -126,7 +127,7 @@ class VirtualGpu {
   // lock while the ring has room, else through kernarg_for and completion_signal.
   // Called and returns with mutex_ held in `lock`.
   hsa_status_t launch_resources(size_t size, size_t align, void** address, Pending* pending,
-                                std::unique_lock<std::mutex>& lock);
+                                std::unique_lock<Monitor>& lock);
   void record_slice_locked(const KernargRing::Slice& slice, size_t size, void** address, Pending* pending);
   hsa_status_t kernarg_for(size_t size, size_t align, void** address, Pending* pending);
   hsa_status_t one_off_kernarg(size_t size, size_t align, void** address, Pending* pending);
@@ -139,7 +140,7 @@ class VirtualGpu {
   void* kernarg_base_ = nullptr;
   // The stream's lock: its pending list, ring and stats, and, held from the reservation to
   // the doorbell, what makes submit() the queue's one producer (AQL-IDX-7).
-  std::mutex mutex_;
+  Monitor mutex_;
   std::optional<KernargRing> ring_;  // set once in create()
   KernargStats stats_;
   std::deque<Pending> pending_;

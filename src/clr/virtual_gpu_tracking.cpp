@@ -67,12 +67,12 @@ void VirtualGpu::record_slice_locked(const KernargRing::Slice& slice, size_t siz
 }
 
 hsa_status_t VirtualGpu::launch_resources(size_t size, size_t align, void** address, Pending* pending,
-                                          std::unique_lock<std::mutex>& lock) {
+                                          std::unique_lock<Monitor>& lock) {
   if (size != 0 && (align == 0 || (align & (align - 1)) != 0)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  if (size == 0 || ring_->fits(size, align)) {
+  {
     reclaim_completed_locked();  // steady state: the previous launch's slice and signal are free again
     std::optional<KernargRing::Slice> slice;
-    if (size != 0) slice = ring_->allocate(size, align);
+    if (size != 0) slice = ring_->allocate(size, align);  // nullopt: full, or larger than the ring
     if (size == 0 || slice) {
       if (slice) record_slice_locked(*slice, size, address, pending);
       // The pool's lock nests inside this one, as when give_back_locked releases.

@@ -7,6 +7,7 @@
 #include <set>
 #include <vector>
 
+#include "clr/monitor.h"
 #include "hip/hip_mutant.h"
 
 namespace rocref::hip {
@@ -36,7 +37,7 @@ class HandleSet {
   }
 
  private:
-  mutable std::mutex mutex_;
+  mutable clr::Monitor mutex_;  // every launch asks: one atomic instruction each way while free
   std::set<T*> handles_;
 };
 
