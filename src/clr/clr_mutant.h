@@ -29,6 +29,9 @@ enum class ClrMutant : uint32_t {
   // Kernarg bugs of program.cpp (code-object kernels), for tests/unit/clr/program_test.cpp:
   KernargOffsetsIgnored,      // CLR-KARG-1: explicit arguments packed back to back, the metadata's offsets ignored
   HiddenGlobalOffsetNonzero,  // CLR-KARG-2: hidden_global_offset_x/y/z written as 1 instead of 0
+  // Launch fast paths (kernel_object.cpp, virtual_gpu.cpp), for tests/unit/clr/launch_fast_path_test.cpp:
+  KernelObjectCacheUnkeyed,  // the per-thread last kernel object is reused for another kernel of equal kernarg size
+  MonitorExcludesNobody,     // monitor.h: lock() on a held monitor returns at once (no mutual exclusion)
   kCount
 };
 

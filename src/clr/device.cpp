@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <memory>
 #include <mutex>
 
@@ -59,6 +60,9 @@ hsa_status_t g_status = HSA_STATUS_ERROR_NOT_INITIALIZED;
 std::mutex g_devices_mutex;
 std::array<Device*, kMaxDevices> g_devices{};
 std::array<bool, kMaxDevices> g_failed{};
+// g_devices[i] once made, published for the lock-free path of get(); a device is never destroyed.
+std::array<std::atomic<Device*>, kMaxDevices> g_made{};
+std::atomic<int> g_count{-1};  // count() once device 0 opened (or failed to)
 
 void open_hsa() {
   std::call_once(g_once, [] {
@@ -77,6 +81,9 @@ void open_hsa() {
 }  // namespace
 
 Device* Device::get(int ordinal) {
+  if (ordinal >= 0 && ordinal < kMaxDevices) {
+    if (Device* made = g_made[ordinal].load(std::memory_order_acquire)) return made;
+  }
   open_hsa();
   if (ordinal < 0 || ordinal >= static_cast<int>(g_agents.gpus.size())) return nullptr;
   std::lock_guard lock(g_devices_mutex);
@@ -85,6 +92,7 @@ Device* Device::get(int ordinal) {
     const hsa_status_t s = device->open(g_agents.gpus[ordinal], g_agents.cpu);
     if (s == HSA_STATUS_SUCCESS) {
       g_devices[ordinal] = device.release();  // lives as long as the process
+      g_made[ordinal].store(g_devices[ordinal], std::memory_order_release);
     } else {
       g_failed[ordinal] = true;
       if (ordinal == 0) g_status = s;
@@ -94,8 +102,11 @@ Device* Device::get(int ordinal) {
 }
 
 int Device::count() {
+  if (const int known = g_count.load(std::memory_order_acquire); known >= 0) return known;
   open_hsa();
-  return get(0) != nullptr ? static_cast<int>(g_agents.gpus.size()) : 0;
+  const int n = get(0) != nullptr ? static_cast<int>(g_agents.gpus.size()) : 0;
+  g_count.store(n, std::memory_order_release);  // device 0's open is tried once: the answer is final
+  return n;
 }
 
 const std::vector<hsa_agent_t>& Device::gpu_agents() {

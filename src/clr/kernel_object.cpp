@@ -11,6 +11,7 @@
 
 #include <vector>
 
+#include "clr/clr_mutant.h"
 #include "clr/device.h"
 #include "common/kernel_abi.h"
 #include "common/trace.h"
@@ -34,11 +35,34 @@ struct KeyHash {
 };
 std::unordered_map<Key, uint64_t, KeyHash> g_objects;
 
+// The calling thread's last answer: objects are never freed, so it stays right for its key.
+struct LastObject {
+  Key key{0, 0};
+  uint64_t object = 0;
+};
+thread_local LastObject t_last;
+
+uint64_t kernel_object_locked(const Key& key);
+
 }  // namespace
 
 uint64_t kernel_object_for(uint64_t kernel_id, uint32_t kernarg_size) {
-  std::lock_guard lock(g_mutex);
   const Key key{kernel_id, kernarg_size};
+  // ClrMutant::KernelObjectCacheUnkeyed: the last object is taken for any kernel of the same argument size.
+  const bool hit = t_last.object != 0 && (t_last.key == key || (clr_mutant_active(ClrMutant::KernelObjectCacheUnkeyed) &&
+                                                               t_last.key.kernarg_size == kernarg_size));
+  if (hit) return t_last.object;
+  std::lock_guard lock(g_mutex);
+  const uint64_t object = kernel_object_locked(key);
+  if (object != 0) t_last = LastObject{key, object};
+  return object;
+}
+
+namespace {
+
+uint64_t kernel_object_locked(const Key& key) {
+  const uint64_t kernel_id = key.kernel_id;
+  const uint32_t kernarg_size = key.kernarg_size;
   if (auto it = g_objects.find(key); it != g_objects.end()) return it->second;
   Device* device = Device::get();
   if (device == nullptr) return 0;
@@ -60,4 +84,5 @@ uint64_t kernel_object_for(uint64_t kernel_id, uint32_t kernarg_size) {
   return address;
 }
 
+}  // namespace
 }  // namespace rocref::clr

@@ -11,7 +11,7 @@
 // the free list, and acquire() resets its value before handing it out again,
 // so no reader ever sees a reused signal.
 //
-// Thread-safe (one mutex): events, streams and waiters share one pool per device.
+// Thread-safe (one lock, clr/monitor.h): events, streams and waiters share one pool per device.
 #pragma once
 
 #include <hsa/hsa.h>
@@ -21,6 +21,8 @@
 #include <mutex>
 #include <unordered_map>
 #include <vector>
+
+#include "clr/monitor.h"
 
 namespace rocref::clr {
 
@@ -58,7 +60,7 @@ class SignalPool {
  private:
   SignalOps ops_;
   size_t keep_;
-  mutable std::mutex mutex_;
+  mutable Monitor mutex_;
   std::unordered_map<uint64_t, uint32_t> holders_;  // every signal this pool made -> holders
   std::vector<hsa_signal_t> free_;
   uint64_t created_ = 0;

@@ -62,7 +62,7 @@ Expected<std::unique_ptr<VirtualGpu>, hsa_status_t> VirtualGpu::create(Device& d
   }
   gpu->ring_.emplace(gpu->kernarg_base_, options.kernarg_ring_bytes);
   gpu->stats_.ring_bytes = gpu->ring_->capacity();
-  // SINGLE: submit_mutex_ makes submit() the queue's one producer (AQL-IDX-7).
+  // SINGLE: the stream lock, held from reservation to doorbell, makes submit() the one producer (AQL-IDX-7).
   const hsa_status_t status = hsa_queue_create(device.gpu(), kQueueSize, HSA_QUEUE_TYPE_SINGLE, on_queue_error,
                                                gpu.get(), UINT32_MAX, UINT32_MAX, &gpu->queue_);
   if (status != HSA_STATUS_SUCCESS) return unexpected(status);
@@ -82,25 +82,31 @@ void VirtualGpu::on_queue_error(hsa_status_t status, hsa_queue_t*, void* data) {
 }
 
 hsa_status_t VirtualGpu::submit(const void* packet, const char* what, Pending pending) {
+  std::unique_lock lock(mutex_);
+  return submit_locked(packet, what, pending, lock);
+}
+
+hsa_status_t VirtualGpu::submit_locked(const void* packet, const char* what, const Pending& pending,
+                                       std::unique_lock<Monitor>& lock) {
   if (hsa_status_t e = error(); e != HSA_STATUS_SUCCESS) {
-    give_back(pending);  // never submitted: nothing reads its slice or signal
+    give_back_locked(pending);  // never submitted: nothing reads its slice or signal
     return e;
   }
   // The producer's steps through hsa.h, composed by the protocol's own producer
   // program (common/aql_protocol.h, AQL-SRC-2): reserve, wait for room, body, header,
   // doorbell, in the order (and with the full check, doorbell value and header store
-  // order) that QueueRing, CachedProducer and the proofs share. The stream's lock makes
-  // this the queue's one producer, so the reservation is a plain load and store
-  // (AQL-IDX-7): no locked instruction per packet, and ids are taken in the order the
-  // pending list records them.
-  std::unique_lock submitting(submit_mutex_, std::defer_lock);
-  if (!clr_mutant_active(ClrMutant::SubmitWithoutStreamLock)) submitting.lock();
+  // order) that QueueRing, CachedProducer and the proofs share. The stream's lock, held
+  // from the reservation to the doorbell, makes this the queue's one producer, so the
+  // reservation is a plain load and store (AQL-IDX-7): no locked instruction per packet,
+  // and ids are taken in the order the pending list records them.
+  if (clr_mutant_active(ClrMutant::SubmitWithoutStreamLock)) lock.unlock();
   struct Ops {
     VirtualGpu& gpu;
     const void* packet;
     const char* what;
-    Pending pending;
+    const Pending& pending;
     hsa_queue_t* queue;
+    bool locked;
     uint64_t id = 0;
     uint8_t* slot = nullptr;
     hsa_status_t status = HSA_STATUS_SUCCESS;  // a queue error while waiting ends the program
@@ -125,7 +131,9 @@ hsa_status_t VirtualGpu::submit(const void* packet, const char* what, Pending pe
     // AQL-PUB-2: bytes 4..63 before the header.
     void write_body(uint32_t) {
       std::memcpy(slot + 4, static_cast<const uint8_t*>(packet) + 4, 60);
-      {
+      if (locked) {
+        gpu.pending_.push_back(pending);
+      } else {
         std::lock_guard lock(gpu.mutex_);
         gpu.pending_.push_back(pending);
       }
@@ -147,10 +155,11 @@ hsa_status_t VirtualGpu::submit(const void* packet, const char* what, Pending pe
       hsa_signal_store_screlease(queue->doorbell_signal, static_cast<hsa_signal_value_t>(value));
       ROCREF_TRACE_EVENT(trace::Layer::Clr, "doorbell rung", "value=" + std::to_string(value));
     }
-  } ops{*this, packet, what, pending, queue_};
+  } ops{*this, packet, what, pending, queue_, lock.owns_lock()};
   aql::producer_program(ClrDomain{}, ops);
   if (ops.status != HSA_STATUS_SUCCESS) {
-    give_back(pending);
+    if (!lock.owns_lock()) lock.lock();
+    give_back_locked(pending);
     return ops.status;
   }
   return HSA_STATUS_SUCCESS;
@@ -163,19 +172,18 @@ hsa_status_t VirtualGpu::launch(const KernelDispatch& d) {
   if (kernel_object == 0) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   Pending pending;
   void* kernarg = nullptr;
+  // One lock from the kernarg slice to the doorbell (the slow paths drop it while they wait).
+  std::unique_lock lock(mutex_);
+  if (hsa_status_t s = launch_resources(d.args_size, d.args_align, &kernarg, &pending, lock);
+      s != HSA_STATUS_SUCCESS) {
+    return s;
+  }
   if (d.args_size != 0) {
-    if (hsa_status_t s = kernarg_for(d.args_size, d.args_align, &kernarg, &pending); s != HSA_STATUS_SUCCESS) {
-      return s;
-    }
     if (d.copy_args) {
       d.copy_args(kernarg, d.args);
     } else {
       std::memcpy(kernarg, d.args, d.args_size);
     }
-  }
-  if (hsa_status_t s = completion_signal(&pending); s != HSA_STATUS_SUCCESS) {
-    give_back(pending);
-    return s;
   }
   hsa_kernel_dispatch_packet_t packet{};
   packet.header = header_for(HSA_PACKET_TYPE_KERNEL_DISPATCH);
@@ -191,7 +199,7 @@ hsa_status_t VirtualGpu::launch(const KernelDispatch& d) {
   packet.kernel_object = kernel_object;
   packet.kernarg_address = kernarg;
   packet.completion_signal = pending.signal;
-  return submit(&packet, "KERNEL_DISPATCH", pending);
+  return submit_locked(&packet, "KERNEL_DISPATCH", pending, lock);
 }
 
 hsa_status_t VirtualGpu::launch_blit(uint64_t kernel_id, const char* name, const void* args, size_t args_size,

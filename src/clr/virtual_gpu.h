@@ -30,6 +30,7 @@
 #include <optional>
 
 #include "clr/kernarg_ring.h"
+#include "clr/monitor.h"
 #include "common/expected.h"
 #include "common/kernel_abi.h"
 
@@ -114,11 +115,20 @@ class VirtualGpu {
   static void on_queue_error(hsa_status_t status, hsa_queue_t* queue, void* data);
   SignalPool& pool();
   hsa_status_t submit(const void* packet, const char* what, Pending pending);
+  // submit() with mutex_ held in `lock` (unlocked on return only by the planted bug).
+  hsa_status_t submit_locked(const void* packet, const char* what, const Pending& pending,
+                             std::unique_lock<Monitor>& lock);
   hsa_status_t launch_blit(uint64_t kernel_id, const char* name, const void* args, size_t args_size, size_t bytes);
   hsa_status_t barrier_packet(hsa_signal_t dependency, Pending pending);
 
   // virtual_gpu_tracking.cpp: the resources of commands in flight.
   hsa_status_t completion_signal(Pending* pending);
+  // A launch's kernarg slice (none for size 0) and completion signal: both under one
+  // lock while the ring has room, else through kernarg_for and completion_signal.
+  // Called and returns with mutex_ held in `lock`.
+  hsa_status_t launch_resources(size_t size, size_t align, void** address, Pending* pending,
+                                std::unique_lock<Monitor>& lock);
+  void record_slice_locked(const KernargRing::Slice& slice, size_t size, void** address, Pending* pending);
   hsa_status_t kernarg_for(size_t size, size_t align, void** address, Pending* pending);
   hsa_status_t one_off_kernarg(size_t size, size_t align, void** address, Pending* pending);
   void reclaim_completed_locked();
@@ -128,8 +138,9 @@ class VirtualGpu {
   Device& device_;
   hsa_queue_t* queue_ = nullptr;
   void* kernarg_base_ = nullptr;
-  std::mutex mutex_;
-  std::mutex submit_mutex_;          // held across submit(): the queue's one producer (AQL-IDX-7)
+  // The stream's lock: its pending list, ring and stats, and, held from the reservation to
+  // the doorbell, what makes submit() the queue's one producer (AQL-IDX-7).
+  Monitor mutex_;
   std::optional<KernargRing> ring_;  // set once in create()
   KernargStats stats_;
   std::deque<Pending> pending_;

@@ -54,6 +54,49 @@ hsa_status_t VirtualGpu::completion_signal(Pending* pending) {
   return HSA_STATUS_SUCCESS;
 }
 
+void VirtualGpu::record_slice_locked(const KernargRing::Slice& slice, size_t size, void** address, Pending* pending) {
+  pending->slice = slice.ticket;
+  *address = slice.address;
+  ++stats_.slices;
+  if (slice.reused) ++stats_.reused;
+  stats_.wraps = ring_->wraps();
+  ROCREF_TRACE_EVENT(trace::Layer::Clr, slice.reused ? "kernarg slice reused (ring)" : "kernarg slice (ring)",
+                     "offset=" + std::to_string(slice.offset) + " size=" + std::to_string(size) +
+                         " live slices=" + std::to_string(ring_->live_slices()) +
+                         " ring=" + std::to_string(ring_->capacity()) + " bytes");
+}
+
+hsa_status_t VirtualGpu::launch_resources(size_t size, size_t align, void** address, Pending* pending,
+                                          std::unique_lock<Monitor>& lock) {
+  if (size != 0 && (align == 0 || (align & (align - 1)) != 0)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  {
+    reclaim_completed_locked();  // steady state: the previous launch's slice and signal are free again
+    std::optional<KernargRing::Slice> slice;
+    if (size != 0) slice = ring_->allocate(size, align);  // nullopt: full, or larger than the ring
+    if (size == 0 || slice) {
+      if (slice) record_slice_locked(*slice, size, address, pending);
+      // The pool's lock nests inside this one, as when give_back_locked releases.
+      bool reused = false;
+      if (hsa_status_t s = pool().acquire(1, &pending->signal, &reused); s != HSA_STATUS_SUCCESS) {
+        give_back_locked(*pending);
+        return s;
+      }
+      ROCREF_TRACE_EVENT(trace::Layer::Clr, reused ? "completion signal reused (pool)" : "completion signal created",
+                         "handle=" + hex(pending->signal.handle) + " value=1");
+      return HSA_STATUS_SUCCESS;
+    }
+  }
+  // A one-off, or a full ring to wait on: the general path, its own locks (none held while it waits).
+  lock.unlock();
+  hsa_status_t s = size != 0 ? kernarg_for(size, align, address, pending) : HSA_STATUS_SUCCESS;
+  if (s == HSA_STATUS_SUCCESS) {
+    s = completion_signal(pending);
+    if (s != HSA_STATUS_SUCCESS) give_back(*pending);
+  }
+  lock.lock();
+  return s;
+}
+
 hsa_status_t VirtualGpu::kernarg_for(size_t size, size_t align, void** address, Pending* pending) {
   if (align == 0 || (align & (align - 1)) != 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (!ring_->fits(size, align)) return one_off_kernarg(size, align, address, pending);
@@ -63,15 +106,7 @@ hsa_status_t VirtualGpu::kernarg_for(size_t size, size_t align, void** address, 
       std::lock_guard lock(mutex_);
       reclaim_completed_locked();
       if (std::optional<KernargRing::Slice> slice = ring_->allocate(size, align)) {
-        pending->slice = slice->ticket;
-        *address = slice->address;
-        ++stats_.slices;
-        if (slice->reused) ++stats_.reused;
-        stats_.wraps = ring_->wraps();
-        ROCREF_TRACE_EVENT(trace::Layer::Clr, slice->reused ? "kernarg slice reused (ring)" : "kernarg slice (ring)",
-                           "offset=" + std::to_string(slice->offset) + " size=" + std::to_string(size) +
-                               " live slices=" + std::to_string(ring_->live_slices()) +
-                               " ring=" + std::to_string(ring_->capacity()) + " bytes");
+        record_slice_locked(*slice, size, address, pending);
         return HSA_STATUS_SUCCESS;
       }
       // Full: the oldest submitted dispatch holding a slice frees the first bytes.
@@ -158,8 +193,9 @@ hsa_status_t VirtualGpu::synchronize() {
   {
     std::lock_guard lock(mutex_);
     reclaim_completed_locked();
+    if (pending_.empty()) return error();  // nothing in flight: no wait, nothing left to reclaim
     // Held while waited on without the lock: another thread's reclaim must not reuse it.
-    if (!pending_.empty() && pool().retain(pending_.back().signal)) last = pending_.back().signal;
+    if (pool().retain(pending_.back().signal)) last = pending_.back().signal;
   }
   if (last.handle != 0) {
     const hsa_status_t s = wait_signal(last);

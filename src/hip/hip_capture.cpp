@@ -44,8 +44,8 @@ namespace rocref::hip {
 
 bool capturing(ihipStream_t* stream) {
   if (hip_mutant_active(HipMutant::CaptureIgnored)) return false;
-  std::lock_guard lock(g_capture_mutex);
-  return stream != nullptr && stream->capture != nullptr;
+  // The flag changes with `capture`, under g_capture_mutex; a launch reads it without the lock.
+  return stream != nullptr && stream->capture_active.load(std::memory_order_acquire);
 }
 
 hipError_t refuse_in_capture(ihipStream_t* stream) {
@@ -82,6 +82,7 @@ hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) 
   s->capture->graph = graph;
   s->capture->mode = mode;
   s->capture->id = g_next_capture_id++;
+  s->capture_active.store(true, std::memory_order_release);
   return hipSuccess;
 }
 
@@ -93,6 +94,7 @@ hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t* pGraph) {
   {
     std::lock_guard lock(g_capture_mutex);
     c = std::move(s->capture);
+    s->capture_active.store(false, std::memory_order_release);
   }
   if (!c) return result(hipErrorStreamCaptureUnmatched);  // not capturing: HIP 5.2.3's code
   if (c->invalidated) {

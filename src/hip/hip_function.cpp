@@ -133,6 +133,7 @@ hipError_t hipFuncSetAttribute(const void* func, hipFuncAttribute attr, int valu
         return result(hipErrorInvalidValue);
       }
       f->max_dynamic_shared = value;
+      rocref::hip::function_limits_changed();  // launches that cached the old limit look again
       return hipSuccess;
     case hipFuncAttributePreferredSharedMemoryCarveout:
       if (value < -1 || value > 100) return result(hipErrorInvalidValue);

@@ -49,6 +49,8 @@ namespace rocref::hip {
 
 // The kernel with this host address, or nullptr.
 ihipModuleSymbol_t* find_function(const void* host_function);
+// A record's launch limits (max_dynamic_shared) changed: per-thread launch targets look again.
+void function_limits_changed();
 // Records a host-compiled kernel (idempotent) and returns it.
 ihipModuleSymbol_t* remember_function(const void* host_function, detail::ArrayLauncher launcher,
                                       detail::ParamsCopier copier);

@@ -1,4 +1,5 @@
 // hip/hip_launch.cpp - kernel launch: configuration checks, launch bounds, then one kernel command (HIP-LNC-*).
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
@@ -20,6 +21,47 @@ namespace {
 std::mutex g_functions_mutex;
 std::unordered_map<const void*, std::unique_ptr<ihipModuleSymbol_t>> g_functions;  // by host address
 std::vector<ihipModule_t*> g_modules;
+// Bumped (under g_functions_mutex, or after a record's limits changed) whenever what
+// launch_target caches may differ: a record made or filled in, a module loaded or
+// unloaded, a kernel's attributes set.
+std::atomic<uint64_t> g_functions_generation{1};
+
+void bump_generation() { g_functions_generation.fetch_add(1, std::memory_order_acq_rel); }
+
+// What a launch of one host function needs of its record, resolved once: records
+// live as long as the process, so the calling thread keeps its last kernel's and
+// checks the generation instead of taking g_functions_mutex.
+struct LaunchTarget {
+  const void* function = nullptr;
+  uint64_t generation = 0;
+  ihipModuleSymbol_t* record = nullptr;  // find_function's answer (nullptr: not known)
+  uint32_t bound = 0;                    // launch_bound
+  int max_dynamic_shared = -1;           // the record's hipFuncSetAttribute limit
+  bool remembered = false;               // the record has a typed launcher and copier
+};
+thread_local LaunchTarget t_target;
+
+const LaunchTarget& launch_target(const void* function) {
+  const uint64_t generation = g_functions_generation.load(std::memory_order_acquire);
+  if (t_target.function == function &&
+      (t_target.generation == generation || hip_mutant_active(HipMutant::LaunchTargetUnversioned))) {
+    return t_target;
+  }
+  LaunchTarget t;
+  t.function = function;
+  t.generation = generation;
+  t.bound = launch_bound(function);
+  {
+    std::lock_guard lock(g_functions_mutex);
+    if (auto it = g_functions.find(function); it != g_functions.end()) {
+      t.record = it->second.get();
+      t.max_dynamic_shared = t.record->max_dynamic_shared;
+      t.remembered = t.record->launcher != nullptr && t.record->copier != nullptr;
+    }
+  }
+  t_target = t;
+  return t_target;
+}
 
 dim3 to_dim3(const kernel_abi::Dim3& d) { return dim3(d.x, d.y, d.z); }
 
@@ -39,6 +81,8 @@ bool valid_configuration(const clr::DeviceInfo& info, dim3 grid, dim3 block) {
 
 }  // namespace
 
+void function_limits_changed() { bump_generation(); }
+
 ihipModuleSymbol_t* find_function(const void* host_function) {
   std::lock_guard lock(g_functions_mutex);
   auto it = g_functions.find(host_function);
@@ -53,9 +97,16 @@ ihipModuleSymbol_t* remember_function(const void* host_function, detail::ArrayLa
     slot = std::make_unique<ihipModuleSymbol_t>();
     slot->host_function = host_function;
     slot->name = "kernel";
+    bump_generation();
   }
-  if (slot->launcher == nullptr) slot->launcher = launcher;
-  if (slot->copier == nullptr) slot->copier = copier;
+  if (slot->launcher == nullptr && launcher != nullptr) {
+    slot->launcher = launcher;
+    bump_generation();
+  }
+  if (slot->copier == nullptr && copier != nullptr) {
+    slot->copier = copier;
+    bump_generation();
+  }
   return slot.get();
 }
 
@@ -66,6 +117,7 @@ ihipModuleSymbol_t* register_stub(const void* host_function, ihipModule_t* modul
   slot->host_function = host_function;
   slot->module = module;
   slot->name = name;
+  bump_generation();
   return slot.get();
 }
 
@@ -80,6 +132,7 @@ bool known_module(ihipModule_t* module) {
 void add_module(ihipModule_t* module) {
   std::lock_guard lock(g_functions_mutex);
   g_modules.push_back(module);
+  bump_generation();
 }
 
 bool remove_module(ihipModule_t* module) {
@@ -87,6 +140,7 @@ bool remove_module(ihipModule_t* module) {
   for (auto it = g_modules.begin(); it != g_modules.end(); ++it) {
     if (*it != module) continue;
     g_modules.erase(it);
+    bump_generation();
     // Stubs registered from it stay known by address but no longer name a code object.
     for (auto& [address, f] : g_functions) {
       if (f->module == module) f->module = nullptr;
@@ -162,6 +216,8 @@ uint64_t register_entry(KernelEntry entry, const char* signature) {
 }
 
 void remember_kernel(const void* function, ArrayLauncher launcher, ParamsCopier copier) {
+  // Every typed launch asks; only the kernel's first one finds something to record.
+  if (launch_target(function).remembered) return;
   remember_function(function, launcher, copier);
 }
 
@@ -180,13 +236,14 @@ hipError_t launch(const LaunchRequest& r) {
   if (!valid_configuration(d->info(), r.grid, r.block)) return result(hipErrorInvalidConfiguration);
   // HIP-LNC-5: more work-items per block than the kernel's __launch_bounds__ is a launch failure.
   const uint64_t threads = uint64_t{r.block.x} * r.block.y * r.block.z;
-  if (const uint32_t bound = launch_bound(r.function);
+  const LaunchTarget& target = launch_target(r.function);
+  if (const uint32_t bound = target.bound;
       bound != 0 && threads > bound && !hip_mutant_active(HipMutant::IgnoreLaunchBounds)) {
     return result(hipErrorLaunchFailure);
   }
-  const ihipModuleSymbol_t* f = find_function(r.function);
-  const size_t shared_limit = f != nullptr && f->max_dynamic_shared >= 0 ? static_cast<size_t>(f->max_dynamic_shared)
-                                                                         : d->info().group_segment_size;
+  const size_t shared_limit = target.record != nullptr && target.max_dynamic_shared >= 0
+                                  ? static_cast<size_t>(target.max_dynamic_shared)
+                                  : d->info().group_segment_size;
   if (r.shared_bytes > shared_limit) return result(hipErrorInvalidValue);
   ihipStream_t* s = resolve_stream(r.stream);
   if (s == nullptr) return result(hipErrorInvalidResourceHandle);

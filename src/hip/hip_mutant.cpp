@@ -21,7 +21,10 @@ constexpr const char* kNames[] = {"IgnoreLaunchBounds",
                                   "MallocIgnoresCurrentDevice",
                                   "CrossDeviceCopyFirstChunkOnly",
                                   "PeerAccessReenabled",
-                                  "SymbolSeparateCopy"};
+                                  "SymbolSeparateCopy",
+                                  "CurrentDeviceCacheUnkeyed",
+                                  "MadeGpuIgnoresCapture",
+                                  "LaunchTargetUnversioned"};
 static_assert(sizeof kNames / sizeof kNames[0] == static_cast<size_t>(HipMutant::kCount));
 
 // The one mutant ROCREF_HIP_MUTANT names is on for the whole process.

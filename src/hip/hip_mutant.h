@@ -23,6 +23,10 @@ enum class HipMutant : uint32_t {
   PeerAccessReenabled,  // HIP-PEER-2: enabling peer access twice succeeds (no hipErrorPeerAccessAlreadyEnabled)
   SymbolSeparateCopy,   // HIP-SYM-1: a hipcc __device__ variable gets a device copy, not the variable in the
                         // loaded image
+  // Per-thread launch fast paths (hip_state.cpp, hip_launch.cpp):
+  CurrentDeviceCacheUnkeyed,  // HIP-DEV-8: the cached current device and null stream are used after hipSetDevice
+  MadeGpuIgnoresCapture,      // HIP-GRAPH-3: a stream's published virtual GPU is used while it captures
+  LaunchTargetUnversioned,    // HIP-LNC-5: the cached launch target outlives hipFuncSetAttribute's new limits
   kCount
 };
 

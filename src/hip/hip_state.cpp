@@ -3,8 +3,12 @@
 
 #include <hsa/hsa_ext_amd.h>
 
+#include <array>
 #include <set>
 #include <vector>
+
+#include "clr/monitor.h"
+#include "hip/hip_mutant.h"
 
 namespace rocref::hip {
 namespace {
@@ -33,7 +37,7 @@ class HandleSet {
   }
 
  private:
-  mutable std::mutex mutex_;
+  mutable clr::Monitor mutex_;  // every launch asks: one atomic instruction each way while free
   std::set<T*> handles_;
 };
 
@@ -42,16 +46,19 @@ HandleSet<ihipEvent_t> g_events;
 
 constexpr int kMaxDevices = 64;
 
-// The null stream of each device, made on first use; lives as long as the process.
+// The null stream of each device, made on first use; lives as long as the process,
+// so once published it is read without the lock.
 ihipStream_t& default_stream(int device) {
   static std::mutex mutex;
-  static ihipStream_t* streams[kMaxDevices] = {};
+  static std::array<std::atomic<ihipStream_t*>, kMaxDevices> streams{};
+  if (ihipStream_t* s = streams[device].load(std::memory_order_acquire)) return *s;
   std::lock_guard lock(mutex);
-  if (streams[device] == nullptr) {
-    streams[device] = new ihipStream_t();
-    streams[device]->device = device;
+  if (streams[device].load(std::memory_order_relaxed) == nullptr) {
+    auto* s = new ihipStream_t();
+    s->device = device;
+    streams[device].store(s, std::memory_order_release);
   }
-  return *streams[device];
+  return *streams[device].load(std::memory_order_relaxed);
 }
 
 std::vector<ihipStream_t*> default_streams() {
@@ -96,8 +103,6 @@ Expected<clr::Device*, hipError_t> device(int ordinal) {
   return d;
 }
 
-Expected<clr::Device*, hipError_t> device() { return device(current_device()); }
-
 namespace {
 
 // The calling thread's hipStreamPerThread stream: registered while the thread lives, so
@@ -115,7 +120,33 @@ struct PerThreadStream {
 thread_local PerThreadStream t_per_thread;
 thread_local int t_device = 0;
 
+// What the calling thread's current device resolved to last: devices and null streams
+// live as long as the process, so an entry is stale only when the current device
+// changed, which the ordinal it was made for tells (every launch resolves both).
+struct CurrentDeviceCache {
+  int device_ordinal = -1;
+  clr::Device* device = nullptr;
+  int stream_ordinal = -1;
+  ihipStream_t* null_stream = nullptr;
+};
+thread_local CurrentDeviceCache t_current;
+
+// HipMutant::CurrentDeviceCacheUnkeyed: the entry is used whatever device it was made for.
+bool cached_for(int ordinal) {
+  return ordinal == t_device || (hip_mutant_active(HipMutant::CurrentDeviceCacheUnkeyed) && ordinal >= 0);
+}
+
 }  // namespace
+
+Expected<clr::Device*, hipError_t> device() {
+  if (cached_for(t_current.device_ordinal)) return t_current.device;
+  const Expected<clr::Device*, hipError_t> d = device(t_device);
+  if (d) {
+    t_current.device_ordinal = t_device;
+    t_current.device = *d;
+  }
+  return d;
+}
 
 ihipStream_t* per_thread_stream() {
   ihipStream_t*& stream = t_per_thread.streams[t_device];
@@ -137,7 +168,13 @@ unsigned& device_flags() {
 }
 
 ihipStream_t* resolve_stream(hipStream_t stream) {
-  if (stream == nullptr) return &default_stream(t_device);
+  if (stream == nullptr) {
+    if (!cached_for(t_current.stream_ordinal)) {
+      t_current.null_stream = &default_stream(t_device);
+      t_current.stream_ordinal = t_device;
+    }
+    return t_current.null_stream;
+  }
   if (stream == hipStreamPerThread) return per_thread_stream();
   return g_streams.contains(stream) ? stream : nullptr;
 }
@@ -152,11 +189,18 @@ Expected<std::shared_ptr<clr::VirtualGpu>, hipError_t> shared_virtual_gpu(ihipSt
     auto made = clr::VirtualGpu::create(**d);
     if (!made) return unexpected(from_hsa(made.error()));
     stream->gpu = std::move(made).value();
+    stream->made_gpu.store(stream->gpu.get(), std::memory_order_release);
   }
   return stream->gpu;
 }
 
 Expected<clr::VirtualGpu*, hipError_t> virtual_gpu(ihipStream_t* stream) {
+  // Every command after the first: the virtual GPU lives as long as the stream (the
+  // caller's handle), so no lock and no reference count; a capturing stream still refuses.
+  const bool check_capture = !hip_mutant_active(HipMutant::MadeGpuIgnoresCapture);
+  if (!(check_capture && capturing(stream))) {
+    if (clr::VirtualGpu* gpu = stream->made_gpu.load(std::memory_order_acquire)) return gpu;
+  }
   Expected<std::shared_ptr<clr::VirtualGpu>, hipError_t> gpu = shared_virtual_gpu(stream);
   if (!gpu) return unexpected(gpu.error());
   return gpu->get();

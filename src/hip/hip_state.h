@@ -7,6 +7,7 @@
 
 #include <hsa/hsa.h>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -25,8 +26,12 @@ struct ihipStream_t {
   std::mutex mutex;                          // creation of the virtual GPU
   // Made on first command; shared with events recorded on it, which may outlive the stream.
   std::shared_ptr<rocref::clr::VirtualGpu> gpu;
+  // gpu.get(), published once made: what every later command reads without the lock.
+  std::atomic<rocref::clr::VirtualGpu*> made_gpu{nullptr};
   // Set between hipStreamBeginCapture and hipStreamEndCapture (hip_capture.h).
   std::unique_ptr<rocref::hip::Capture> capture;
+  // capture != nullptr, written with it under the capture lock; read without it.
+  std::atomic<bool> capture_active{false};
 };
 
 struct ihipEvent_t {

@@ -77,6 +77,31 @@ TEST(HipLaunch, HIP_LNC_7_FunctionAttributesCanBeSet) {
   hipGetLastError();
 }
 
+__global__ void shared_fill(int* out) { out[threadIdx.x] = 2; }
+
+// A launch right after hipFuncSetAttribute sees the new limit, though the kernel launched before it.
+TEST(HipLaunch, HIP_LNC_7_SetAttributeLimitsTheNextLaunch) {
+  HIP_CLAUSE("HIP-LNC-7");
+  int* d = nullptr;
+  ASSERT_HIP_OK(hipMalloc(reinterpret_cast<void**>(&d), 64 * sizeof(int)));
+  hipGetLastError();
+  hipLaunchKernelGGL(shared_fill, dim3(1), dim3(64), 2048, 0, d);
+  ASSERT_HIP_OK(hipGetLastError());
+  ASSERT_HIP_OK(hipDeviceSynchronize());
+  ASSERT_HIP_OK(hipFuncSetAttribute(reinterpret_cast<const void*>(&shared_fill),
+                                    hipFuncAttributeMaxDynamicSharedMemorySize, 1024));
+  hipLaunchKernelGGL(shared_fill, dim3(1), dim3(64), 2048, 0, d);
+  EXPECT_HIP(hipErrorInvalidValue, hipGetLastError());
+  hipLaunchKernelGGL(shared_fill, dim3(1), dim3(64), 1024, 0, d);
+  EXPECT_HIP(hipSuccess, hipGetLastError());
+  ASSERT_HIP_OK(hipFuncSetAttribute(reinterpret_cast<const void*>(&shared_fill),
+                                    hipFuncAttributeMaxDynamicSharedMemorySize, 4096));
+  hipLaunchKernelGGL(shared_fill, dim3(1), dim3(64), 2048, 0, d);
+  EXPECT_HIP(hipSuccess, hipGetLastError());
+  ASSERT_HIP_OK(hipDeviceSynchronize());
+  ASSERT_HIP_OK(hipFree(d));
+}
+
 #if HIP_SUITE_AMD_API
 TEST(HipLaunch, HIP_LNC_9_LaunchListsOnePerDevice) {
   HIP_CLAUSE("HIP-LNC-9");

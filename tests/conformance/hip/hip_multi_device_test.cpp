@@ -104,6 +104,35 @@ TEST(HipMultiDevice, HIP_DEV_8_MemoryAndStreamsBelongToTheCurrentDevice) {
   ASSERT_HIP_OK(hipFree(on1));
 }
 
+// The null stream and the device a call acts on follow hipSetDevice back and forth,
+// each launch after the first on a device included.
+TEST(HipMultiDevice, HIP_DEV_8_NullStreamFollowsTheCurrentDevice) {
+  HIP_CLAUSE("HIP-DEV-8");
+  REQUIRE_TWO_DEVICES();
+  DeviceZeroAfter restore;
+  constexpr int kN = 32;
+  int* on[2] = {nullptr, nullptr};
+  for (int round = 0; round < 2; ++round) {
+    for (int device = 0; device < 2; ++device) {
+      ASSERT_HIP_OK(hipSetDevice(device));
+      if (on[device] == nullptr) ASSERT_HIP_OK(hipMalloc(reinterpret_cast<void**>(&on[device]), kN * sizeof(int)));
+      hipPointerAttribute_t attributes{};
+      ASSERT_HIP_OK(hipPointerGetAttributes(&attributes, on[device]));
+      EXPECT_EQ(attributes.device, device);
+      hipLaunchKernelGGL(write_index, dim3(1), dim3(kN), 0, 0, on[device], 1000 * (device + 1) + round);
+      ASSERT_HIP_OK(hipGetLastError());
+      ASSERT_HIP_OK(hipStreamSynchronize(nullptr));
+      std::vector<int> back(kN, 0);
+      ASSERT_HIP_OK(hipMemcpy(back.data(), on[device], kN * sizeof(int), hipMemcpyDeviceToHost));
+      for (int i = 0; i < kN; ++i) ASSERT_EQ(back[i], 1000 * (device + 1) + round + i) << "device " << device;
+    }
+  }
+  for (int device = 0; device < 2; ++device) {
+    ASSERT_HIP_OK(hipSetDevice(device));
+    ASSERT_HIP_OK(hipFree(on[device]));
+  }
+}
+
 TEST(HipPeer, HIP_PEER_2_PeerAccessMapsThePeersMemory) {
   HIP_CLAUSE("HIP-PEER-2");
   REQUIRE_TWO_DEVICES();

@@ -104,8 +104,7 @@ SubmitOverlap launch_from_threads(Device& device, uint64_t* runs) {
     hsa_signal_store_screlease(hold, 0);
     EXPECT_EQ(gpu->synchronize(), HSA_STATUS_SUCCESS);
     hsa_signal_destroy(hold);
-    *runs = g_runs.load();
-    EXPECT_EQ(*runs, uint64_t{kThreads} * kLaunches);
+    *runs = g_runs.load();  // the callers check it: every packet ran once
   } else {
     // Its destructor would wait for that packet: kept, reachable, until the process ends,
     // still held behind `hold`.
@@ -140,12 +139,16 @@ TEST_F(ClrStreamProducer, AQL_IDX_7_SubmissionsOfOneStreamNeverInterleave) {
 // correct stream is held to every round it runs: zero.
 TEST_F(ClrStreamProducer, AQL_IDX_7_SubmitWithoutStreamLockIsCaught) {
   ScopedClrMutant bug(ClrMutant::SubmitWithoutStreamLock);
+  // Caught by an interleaving the trace shows, or by a packet that two producers both wrote
+  // into one slot (a load the trace recorded after the other thread's doorbell): fewer runs.
   uint32_t interleaved = 0;
-  for (int round = 0; round < 200 && interleaved == 0; ++round) {
+  bool lost = false;
+  for (int round = 0; round < 200 && interleaved == 0 && !lost; ++round) {
     uint64_t runs = 0;
     interleaved = launch_from_threads(*device, &runs).interleaved;
+    lost = interleaved == 0 && runs != 4u * 200u;
   }
-  EXPECT_GT(interleaved, 0u) << "SubmitWithoutStreamLock went unnoticed";
+  EXPECT_TRUE(interleaved > 0 || lost) << "SubmitWithoutStreamLock went unnoticed";
 }
 
 }  // namespace
