@@ -60,7 +60,9 @@ void DeviceState::signal_event_locked(Process&, Event& ev) {
   ev.signaled = !ev.auto_reset || ev.waiters.empty();
   for (EventWaiter* w : ev.waiters) w->activated = true;
   ++ev.age;
-  event_cv.notify_all();
+  // As set_event's wake_up_all on the event's own queue: nobody waits on this event, nobody
+  // wakes (the waiters of other events would only find theirs unset and sleep again).
+  if (!ev.waiters.empty()) event_cv.notify_all();
 }
 
 void DeviceState::destroy_event_locked(Process& p, uint32_t id) {
