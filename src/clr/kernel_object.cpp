@@ -49,8 +49,9 @@ uint64_t kernel_object_locked(const Key& key);
 uint64_t kernel_object_for(uint64_t kernel_id, uint32_t kernarg_size) {
   const Key key{kernel_id, kernarg_size};
   // ClrMutant::KernelObjectCacheUnkeyed: the last object is taken for any kernel of the same argument size.
-  const bool hit = t_last.object != 0 && (t_last.key == key || (clr_mutant_active(ClrMutant::KernelObjectCacheUnkeyed) &&
-                                                               t_last.key.kernarg_size == kernarg_size));
+  const bool hit =
+      t_last.object != 0 && (t_last.key == key || (clr_mutant_active(ClrMutant::KernelObjectCacheUnkeyed) &&
+                                                   t_last.key.kernarg_size == kernarg_size));
   if (hit) return t_last.object;
   std::lock_guard lock(g_mutex);
   const uint64_t object = kernel_object_locked(key);

@@ -174,8 +174,7 @@ hsa_status_t VirtualGpu::launch(const KernelDispatch& d) {
   void* kernarg = nullptr;
   // One lock from the kernarg slice to the doorbell (the slow paths drop it while they wait).
   std::unique_lock lock(mutex_);
-  if (hsa_status_t s = launch_resources(d.args_size, d.args_align, &kernarg, &pending, lock);
-      s != HSA_STATUS_SUCCESS) {
+  if (hsa_status_t s = launch_resources(d.args_size, d.args_align, &kernarg, &pending, lock); s != HSA_STATUS_SUCCESS) {
     return s;
   }
   if (d.args_size != 0) {

@@ -109,7 +109,8 @@ bool GpuVm::userptr_evicted(uint64_t page, uint64_t access_end, uint64_t* checke
   const uint64_t end = access_end < r.end ? access_end : r.end;
   if (!r.present(r.user + (page - it->first), end - page)) r.evicted = true;
   r.checked_epoch = epoch;
-  if (!g_userptr_epoch_asked.load(std::memory_order_relaxed)) g_userptr_epoch_asked.store(true, std::memory_order_seq_cst);
+  if (!g_userptr_epoch_asked.load(std::memory_order_relaxed))
+    g_userptr_epoch_asked.store(true, std::memory_order_seq_cst);
   if (asked_epoch_ != epoch) {
     asked_epoch_ = epoch;
     asked_ = 0;

@@ -11,15 +11,15 @@
 namespace rocref::gpu::vm {
 
 enum class VmMutant : uint32_t {
-  TlbInvalidateIgnored,   // VM-TLB-2: invalidation leaves cached translations
-  LevelIndexOffByOne,     // VM-VA-1: PT index taken one bit too low at the last level
-  EmptyTablesKept,        // VM-PT-3: empty page-table pages never freed
-  PermissionIgnored,      // VM-PERM-1: write to a read-only page allowed
-  UnmapLeavesLastPage,    // VM-MAP-3: unmap of n pages clears only n-1
-  PteAddressDropsBit47,   // VM-PTE-1: the PTE address field loses bit 47
+  TlbInvalidateIgnored,          // VM-TLB-2: invalidation leaves cached translations
+  LevelIndexOffByOne,            // VM-VA-1: PT index taken one bit too low at the last level
+  EmptyTablesKept,               // VM-PT-3: empty page-table pages never freed
+  PermissionIgnored,             // VM-PERM-1: write to a read-only page allowed
+  UnmapLeavesLastPage,           // VM-MAP-3: unmap of n pages clears only n-1
+  PteAddressDropsBit47,          // VM-PTE-1: the PTE address field loses bit 47
   TranslateChecksFirstPageOnly,  // VM-XLATE-2: a page-crossing access checks only its first page
-  UserptrEvictionIgnored, // VM-USERPTR-1: a USERPTR buffer whose pages went away still translates
-  UserptrAddedRangeUnseen,  // VM-USERPTR-1: translate()'s shortcut is not told of a new USERPTR buffer
+  UserptrEvictionIgnored,        // VM-USERPTR-1: a USERPTR buffer whose pages went away still translates
+  UserptrAddedRangeUnseen,       // VM-USERPTR-1: translate()'s shortcut is not told of a new USERPTR buffer
   kCount
 };
 

@@ -75,7 +75,8 @@ TEST(ClrLaunchFastPath, KernelObjectIsEachKernelsOwn) {
   EXPECT_TRUE(each_kernel_runs_its_own_code(*device));
   EXPECT_TRUE(each_kernel_runs_its_own_code(*device)) << "the second time, from the per-thread entry";
   ScopedClrMutant bug(ClrMutant::KernelObjectCacheUnkeyed);
-  EXPECT_FALSE(each_kernel_runs_its_own_code(*device)) << "KernelObjectCacheUnkeyed: a kernel ran another's code unnoticed";
+  EXPECT_FALSE(each_kernel_runs_its_own_code(*device))
+      << "KernelObjectCacheUnkeyed: a kernel ran another's code unnoticed";
 }
 
 // Four threads, started at once, each add 1 to a shared count 200,000 times under one
