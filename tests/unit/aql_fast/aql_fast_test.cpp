@@ -147,6 +147,26 @@ TEST(AqlFast, AQL_IDX_2_CachedProducerFollowsIdsOtherProducersSkipped) {
   }
 }
 
+// Fetches producers * per_producer packets (dispatch(t, seq): kernel_object seq, private
+// segment size t) and counts those out of their producer's order.
+uint64_t fetch_checking_fifo(RingReader& reader, uint32_t producers, uint64_t per_producer) {
+  std::vector<uint64_t> next(producers, 0);
+  hsa_kernel_dispatch_packet_t out{};
+  uint64_t got = 0, errors = 0;
+  Backoff backoff;
+  while (got < producers * per_producer) {
+    if (!reader.try_fetch(&out)) {
+      backoff.pause();
+      continue;
+    }
+    backoff.reset();
+    ++got;
+    const uint32_t from = out.private_segment_size;
+    if (from >= producers || out.kernel_object != next[from]++) ++errors;
+  }
+  return errors;
+}
+
 // Single packets from several producers (each one's ids jump by the others' and cross
 // laps at any point): every packet arrives once, each producer's in order.
 TEST(AqlFast, AQL_IDX_1_ConcurrentSinglePacketsKeepPerProducerFifo) {
@@ -164,21 +184,9 @@ TEST(AqlFast, AQL_IDX_1_ConcurrentSinglePacketsKeepPerProducerFifo) {
       }
     });
   }
-  std::vector<uint64_t> next(producers, 0);
-  hsa_kernel_dispatch_packet_t out{};
-  uint64_t got = 0, errors = 0;
-  Backoff backoff;
-  while (got < producers * per_producer) {
-    if (!reader.try_fetch(&out)) {
-      backoff.pause();
-      continue;
-    }
-    backoff.reset();
-    ++got;
-    const uint32_t from = out.private_segment_size;
-    if (from >= producers || out.kernel_object != next[from]++) ++errors;
-  }
+  const uint64_t errors = fetch_checking_fifo(reader, producers, per_producer);
   for (auto& t : threads) t.join();
+  hsa_kernel_dispatch_packet_t out{};
   EXPECT_FALSE(reader.try_fetch(&out));
   EXPECT_EQ(errors, 0u);
   EXPECT_EQ(q.read_index(), producers * per_producer);
@@ -264,21 +272,9 @@ TEST(AqlFast, AQL_IDX_1_ConcurrentBatchesKeepPerProducerFifo) {
       }
     });
   }
-  std::vector<uint64_t> next(producers, 0);
-  hsa_kernel_dispatch_packet_t out{};
-  uint64_t got = 0, errors = 0;
-  Backoff backoff;
-  while (got < producers * per_producer) {
-    if (!reader.try_fetch(&out)) {
-      backoff.pause();
-      continue;
-    }
-    backoff.reset();
-    ++got;
-    const uint32_t from = out.private_segment_size;
-    if (from >= producers || out.kernel_object != next[from]++) ++errors;
-  }
+  const uint64_t errors = fetch_checking_fifo(reader, producers, per_producer);
   for (auto& t : threads) t.join();
+  hsa_kernel_dispatch_packet_t out{};
   EXPECT_FALSE(reader.try_fetch(&out));  // empty: publishes the held-back read_index
   EXPECT_EQ(errors, 0u);
   EXPECT_EQ(q.read_index(), producers * per_producer);
