@@ -96,7 +96,11 @@ bool disabled_pm4_queue_idle(const KfdProcess& p) {
   while (std::atomic_ref<int64_t>(plain(aql.signals[0].value)).load() != 0 && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   // An active PM4 queue runs its one packet in the slices that ran the AQL barrier (which takes
-  // more steps: launch, header reset, read advance, completion), so it ran by now if it could.
+  // more steps: launch, header reset, read advance, completion), or in the next ones when the
+  // scheduler served the AQL queue first: it gets 100 ms more to show it ran.
+  const auto settle = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+  while (std::atomic_ref<uint32_t>(*target).load() == 0 && std::chrono::steady_clock::now() < settle)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   const bool idle = std::atomic_ref<uint32_t>(*target).load() == 0;
   kfd_ioctl_destroy_queue_args d{a.queue_id, 0};
   p.io(AMDKFD_IOC_DESTROY_QUEUE, &d);
