@@ -8,6 +8,7 @@
 #include <linux/kfd_ioctl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cerrno>
 #include <cstddef>
@@ -87,8 +88,11 @@ int kfd_ioctl_create_queue(IoctlCall& c) {
   q.props = *args;
   q.manager = manager;
   manager->init(q.mqd, *args, db, p.vmid);
-  const QueueContext ctx{p.pasid, pd.vm.get(), &d.ih,
-                         reinterpret_cast<const uint64_t*>(pd.doorbells->at(uint64_t{db} * sizeof(uint64_t)))};
+  auto* doorbell = reinterpret_cast<uint64_t*>(pd.doorbells->at(uint64_t{db} * sizeof(uint64_t)));
+  // The CP acts on doorbell writes; a value an earlier queue of this slot left in the page is no
+  // request to the new one. The model's engines poll the word, so it starts at 0.
+  std::atomic_ref<uint64_t>(*doorbell).store(0, std::memory_order_relaxed);
+  const QueueContext ctx{p.pasid, pd.vm.get(), &d.ih, doorbell};
   q.hw = manager->make(ctx, q.mqd);
   q.scheduler = manager->sdma ? &g.sdma_hws : &g.hws;
   pd.doorbell_used.set(db);
