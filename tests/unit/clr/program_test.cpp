@@ -45,30 +45,40 @@ class ClrProgram : public ::testing::Test {
     std::memcpy(&v, bytes.data() + offset, size);
     return v;
   }
-  // Dispatches read_table(out, pad, scale) over 64 work-items on a stream; true when out is right.
-  bool dispatch_runs(int8_t pad, int64_t scale) {
+  // Host memory the GPU may write (nullptr if it cannot be had).
+  void* gpu_visible_host_buffer(size_t bytes) const {
+    void* out = nullptr;
+    if (hsa_amd_memory_pool_allocate(device->host_pool(), bytes, 0, &out) != HSA_STATUS_SUCCESS) return nullptr;
+    hsa_agent_t agents[] = {device->gpu()};
+    hsa_amd_agents_allow_access(1, agents, nullptr, out);
+    return out;
+  }
+  // One work-group of 64 work-items of `k` with `params`, on a new stream, to its completion.
+  bool run_one_group(const KernelInfo& k, const char* name, void** params) const {
     auto made = rocref::clr::VirtualGpu::create(*device);
     if (!made) return false;
     auto gpu = std::move(made).value();
-    void* out = nullptr;
-    if (hsa_amd_memory_pool_allocate(device->host_pool(), 64 * 4, 0, &out) != HSA_STATUS_SUCCESS) return false;
-    hsa_agent_t agents[] = {device->gpu()};
-    hsa_amd_agents_allow_access(1, agents, nullptr, out);
-    std::memset(out, 0, 64 * 4);
-    void* params[] = {&out, &pad, &scale};
     std::vector<uint8_t> kernargs;
-    bool ok = rocref::clr::build_kernargs(*kernel, params, nullptr, 0, &kernargs);
+    if (!rocref::clr::build_kernargs(k, params, nullptr, 0, &kernargs)) return false;
     rocref::clr::KernelDispatch d;
-    d.kernel_object = kernel->kernel_object;
-    d.name = "read_table";
+    d.kernel_object = k.kernel_object;
+    d.name = name;
     d.grid_groups = {1, 1, 1};
     d.block = {64, 1, 1};
-    d.static_group_bytes = kernel->group_segment_size;
-    d.private_bytes = kernel->private_segment_size;
+    d.static_group_bytes = k.group_segment_size;
+    d.private_bytes = k.private_segment_size;
     d.args = kernargs.data();
     d.args_size = kernargs.size();
-    d.args_align = kernel->kernarg_align;
-    ok = ok && gpu->launch(d) == HSA_STATUS_SUCCESS && gpu->synchronize() == HSA_STATUS_SUCCESS;
+    d.args_align = k.kernarg_align;
+    return gpu->launch(d) == HSA_STATUS_SUCCESS && gpu->synchronize() == HSA_STATUS_SUCCESS;
+  }
+  // Dispatches read_table(out, pad, scale) over 64 work-items on a stream; true when out is right.
+  bool dispatch_runs(int8_t pad, int64_t scale) {
+    void* out = gpu_visible_host_buffer(64 * 4);
+    if (out == nullptr) return false;
+    std::memset(out, 0, 64 * 4);
+    void* params[] = {&out, &pad, &scale};
+    bool ok = run_one_group(*kernel, "read_table", params);
     const int32_t table[4] = {11, 22, 33, 44};
     const auto* values = static_cast<const int32_t*>(out);
     for (int i = 0; ok && i < 64; ++i) ok = values[i] == table[i % 4] + static_cast<int32_t>(scale) * i + pad;
@@ -134,26 +144,11 @@ TEST_F(ClrProgram, CLR_KARG_2_HiddenGlobalOffsetsAreZero) {
   ASSERT_EQ(3u, declared) << "hipcc's code object v4 declares hidden_global_offset_x/y/z";
   // The kernel reads its first three hidden arguments back into out[0..2].
   auto kernel_sees_zero_offsets = [&] {
-    auto made = rocref::clr::VirtualGpu::create(*device);
-    if (!made) return false;
-    auto gpu = std::move(made).value();
-    void* out = nullptr;
-    if (hsa_amd_memory_pool_allocate(device->host_pool(), 64, 0, &out) != HSA_STATUS_SUCCESS) return false;
-    hsa_agent_t agents[] = {device->gpu()};
-    hsa_amd_agents_allow_access(1, agents, nullptr, out);
+    void* out = gpu_visible_host_buffer(64);
+    if (out == nullptr) return false;
     std::memset(out, 0xee, 64);
     void* params[] = {&out};
-    std::vector<uint8_t> k;
-    bool ok = rocref::clr::build_kernargs(*offsets, params, nullptr, 0, &k);
-    rocref::clr::KernelDispatch d;
-    d.kernel_object = offsets->kernel_object;
-    d.name = "global_offsets";
-    d.grid_groups = {1, 1, 1};
-    d.block = {64, 1, 1};
-    d.args = k.data();
-    d.args_size = k.size();
-    d.args_align = offsets->kernarg_align;
-    ok = ok && gpu->launch(d) == HSA_STATUS_SUCCESS && gpu->synchronize() == HSA_STATUS_SUCCESS;
+    bool ok = run_one_group(*offsets, "global_offsets", params);
     const auto* values = static_cast<const int64_t*>(out);
     ok = ok && values[0] == 0 && values[1] == 0 && values[2] == 0;
     hsa_amd_memory_pool_free(out);
