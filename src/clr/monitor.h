@@ -1,15 +1,13 @@
 // clr/monitor.h - the command layer's lock: ROCclr's amd::Monitor role.
 //
 // A launch takes the stream's lock and the signal pool's; uncontended, std::mutex costs a
-// call into pthread each way. Monitor takes one atomic instruction to lock and one to
-// unlock while free, and sleeps in the kernel (std::atomic::wait, a futex) only when
-// contended: state 0 free, 1 held, 2 held with sleepers (the unlock then wakes one).
-// Meets Lockable, so std::lock_guard and std::unique_lock take it.
+// call into pthread each way. Monitor is common/futex_lock.h's lock (one atomic instruction
+// each way while free, a futex sleep only when contended) with the command layer's planted
+// bug in its contended path. Meets Lockable, so std::lock_guard and std::unique_lock take it.
 #pragma once
 
-#include <atomic>
-
 #include "clr/clr_mutant.h"
+#include "common/futex_lock.h"
 
 namespace rocref::clr {
 
@@ -20,23 +18,16 @@ class Monitor {
   Monitor& operator=(const Monitor&) = delete;
 
   void lock() noexcept {
-    int expected = 0;
-    if (state_.compare_exchange_strong(expected, 1, std::memory_order_acquire, std::memory_order_relaxed)) return;
+    if (lock_.try_lock()) return;
     // ClrMutant::MonitorExcludesNobody: a held monitor is entered anyway.
     if (clr_mutant_active(ClrMutant::MonitorExcludesNobody)) return;
-    // Contended: mark sleepers, then sleep until the holder's unlock wakes one.
-    while (state_.exchange(2, std::memory_order_acquire) != 0) state_.wait(2, std::memory_order_relaxed);
+    lock_.lock_contended();
   }
-  bool try_lock() noexcept {
-    int expected = 0;
-    return state_.compare_exchange_strong(expected, 1, std::memory_order_acquire, std::memory_order_relaxed);
-  }
-  void unlock() noexcept {
-    if (state_.exchange(0, std::memory_order_release) == 2) state_.notify_one();
-  }
+  bool try_lock() noexcept { return lock_.try_lock(); }
+  void unlock() noexcept { lock_.unlock(); }
 
  private:
-  std::atomic<int> state_{0};
+  FutexLock lock_;
 };
 
 }  // namespace rocref::clr

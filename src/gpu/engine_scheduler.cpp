@@ -14,11 +14,11 @@ EngineScheduler::EngineId EngineScheduler::add(StepFunction step) {
   if (round_thread_.load(std::memory_order_relaxed) == std::this_thread::get_id()) {
     // Called from an engine's step: the round already holds the lock.
     id = next_id_++;
-    entries_.push_back(Entry{id, std::move(step), false});
+    entries_.push_back(std::make_unique<Entry>(Entry{id, std::move(step), false}));
   } else {
     std::lock_guard lock(mutex_);
     id = next_id_++;
-    entries_.push_back(Entry{id, std::move(step), false});
+    entries_.push_back(std::make_unique<Entry>(Entry{id, std::move(step), false}));
   }
   wake();
   return id;
@@ -30,8 +30,8 @@ EngineScheduler::EngineId EngineScheduler::add(PacketProcessor& processor) {
 
 void EngineScheduler::remove(EngineId id) {
   auto erase = [&] {
-    for (Entry& e : entries_) {
-      if (e.id == id) e.removed = true;
+    for (auto& e : entries_) {
+      if (e->id == id) e->removed = true;
     }
     compact_ = true;
   };
@@ -46,30 +46,34 @@ void EngineScheduler::remove(EngineId id) {
 size_t EngineScheduler::engines() const {
   std::lock_guard lock(mutex_);
   size_t n = 0;
-  for (const Entry& e : entries_) n += e.removed ? 0 : 1;
+  for (const auto& e : entries_) n += e->removed ? 0 : 1;
   return n;
 }
 
 bool EngineScheduler::round() {
   std::lock_guard lock(mutex_);
-  round_thread_.store(std::this_thread::get_id(), std::memory_order_relaxed);
   bool did = false;
   // By index: an engine may add another during its step.
   for (size_t i = 0; i < entries_.size(); ++i) {
-    Entry& e = entries_[i];
+    Entry& e = *entries_[i];
     if (!e.removed && e.step()) did = true;
   }
-  round_thread_.store(std::thread::id(), std::memory_order_relaxed);
   if (compact_) {
-    std::erase_if(entries_, [](const Entry& e) { return e.removed; });
+    std::erase_if(entries_, [](const std::unique_ptr<Entry>& e) { return e->removed; });
     compact_ = false;
   }
-  rounds_.fetch_add(1, std::memory_order_relaxed);
-  if (did) busy_rounds_.fetch_add(1, std::memory_order_relaxed);
+  // One thread runs rounds at a time (the loop, or run_once while not running).
+  rounds_.add();
+  if (did) busy_rounds_.add();
   return did;
 }
 
-bool EngineScheduler::run_once() { return round(); }
+bool EngineScheduler::run_once() {
+  round_thread_.store(std::this_thread::get_id(), std::memory_order_relaxed);
+  const bool did = round();
+  round_thread_.store(std::thread::id(), std::memory_order_relaxed);
+  return did;
+}
 
 void EngineScheduler::wake() {
   // Same store-buffering shape as a doorbell (AQL-DB-4): our store, then the sleeper's flag.
@@ -78,6 +82,9 @@ void EngineScheduler::wake() {
 }
 
 void EngineScheduler::loop() {
+  // The thread that steps engines, for add() and remove() from inside a step: set once,
+  // not per round (an idle round is a poll, and the poll is the doorbell's latency).
+  round_thread_.store(std::this_thread::get_id(), std::memory_order_relaxed);
   uint32_t idle = 0;
   while (!stop_.load(std::memory_order_relaxed)) {
     if (round()) {
@@ -99,7 +106,7 @@ void EngineScheduler::loop() {
       idle = 0;
       continue;
     }
-    sleeps_.fetch_add(1, std::memory_order_relaxed);
+    sleeps_.add();
     if (adversary::enabled()) {
       adversarial_sleep();
     } else {
@@ -107,6 +114,7 @@ void EngineScheduler::loop() {
     }
     idle = 0;
   }
+  round_thread_.store(std::thread::id(), std::memory_order_relaxed);  // ids are reused after the thread ends
 }
 
 // AQL-ADV-4: no poll interval while nothing is in flight: only a doorbell's notify
@@ -158,8 +166,7 @@ void EngineScheduler::stop() {
 }
 
 SchedulerStats EngineScheduler::stats() const {
-  return SchedulerStats{rounds_.load(std::memory_order_relaxed), busy_rounds_.load(std::memory_order_relaxed),
-                        sleeps_.load(std::memory_order_relaxed), channel_.wakeups()};
+  return SchedulerStats{rounds_.load(), busy_rounds_.load(), sleeps_.load(), channel_.wakeups()};
 }
 
 }  // namespace rocref::gpu

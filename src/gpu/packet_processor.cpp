@@ -20,6 +20,7 @@
 #include "common/memory_order.h"
 #include "common/model_clock.h"
 #include "common/mutant.h"
+#include "common/owner_counter.h"
 #include "common/signal.h"
 #include "common/trace.h"
 #include "common/tsan_sync.h"
@@ -169,7 +170,7 @@ struct PacketProcessor::Impl {
   std::atomic<bool> inactive{false};
   std::atomic<uint32_t> status{HSA_STATUS_SUCCESS};
   QueueError detail;  // written once before `error` is released
-  std::atomic<uint64_t> launched{0}, completed{0}, interrupts{0};
+  OwnerCounter launched, completed, interrupts;  // the stepping thread counts
 
   // Adversarial mode (gpu/adversary.h): null in the fast mode.
   std::unique_ptr<AdversarialQueue> adv;
@@ -374,7 +375,7 @@ struct PacketProcessor::Impl {
     launching = read;
     if (adv) adv->launched(read);
     phase = ProcessorPhase::Launched;
-    launched.fetch_add(1, std::memory_order_relaxed);
+    launched.add();
     return ProcessorStep{ProcessorAction::Launch, launching};
   }
 
@@ -576,7 +577,7 @@ struct PacketProcessor::Impl {
     const uint64_t completion = completion_handle(f);
     const uint64_t launch_ticks = f.launch_ticks;
     in_flight.erase(in_flight.begin() + static_cast<ptrdiff_t>(index));
-    completed.fetch_add(1, std::memory_order_relaxed);
+    completed.add();
     if (completion == 0) return ProcessorStep{ProcessorAction::Complete, id};
     amd_signal_t* signal = signal_at(completion, Access::ReadWrite);
     if (signal == nullptr) {
@@ -596,7 +597,7 @@ struct PacketProcessor::Impl {
                        "id=" + std::to_string(id) + " value=" + std::to_string(outcome.value_after));
     if (outcome.interrupt) {
       ROCREF_TRACE_EVENT(trace::Layer::Gpu, "interrupt", "event_id=" + std::to_string(outcome.event_id));
-      interrupts.fetch_add(1, std::memory_order_relaxed);
+      interrupts.add();
       if (binding.on_interrupt) binding.on_interrupt(outcome.event_id);
     } else if (outcome.mailbox_fault) {
       fail(PacketFault{kStatusApertureViolation,
@@ -779,9 +780,7 @@ hsa_status_t PacketProcessor::error_status() const {
 void PacketProcessor::inactivate() { impl_->inactive.store(true, std::memory_order_relaxed); }
 
 ProcessorStats PacketProcessor::stats() const {
-  return ProcessorStats{impl_->launched.load(std::memory_order_relaxed),
-                        impl_->completed.load(std::memory_order_relaxed),
-                        impl_->interrupts.load(std::memory_order_relaxed)};
+  return ProcessorStats{impl_->launched.load(), impl_->completed.load(), impl_->interrupts.load()};
 }
 
 ProcessorPhase PacketProcessor::phase() const { return impl_->phase; }

@@ -108,7 +108,7 @@ bool AqlHwQueue::step() noexcept {
     return true;
   }
   if (s.action == gpu::ProcessorAction::None) return false;
-  steps_.fetch_add(1, std::memory_order_relaxed);
+  steps_.add();
   return true;
 }
 

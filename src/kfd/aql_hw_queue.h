@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "common/owner_counter.h"
 #include "kfd/bound_hw_queue.h"
 #include "kfd/mqd.h"
 
@@ -33,7 +34,7 @@ class AqlHwQueue final : public BoundHwQueue {
   bool runnable() noexcept override;
   bool step() noexcept override;
 
-  uint64_t steps() const noexcept { return steps_.load(std::memory_order_relaxed); }
+  uint64_t steps() const noexcept { return steps_.load(); }
   // The VM fault handler marks the queue being stepped (the one that faulted).
   static AqlHwQueue* current() noexcept;
   void mark_faulted() noexcept { faulted_ = true; }
@@ -45,7 +46,7 @@ class AqlHwQueue final : public BoundHwQueue {
   const uint64_t ring_va_;
   const uint64_t ring_bytes_;
   const uint64_t read_pointer_va_;
-  std::atomic<uint64_t> steps_{0};
+  OwnerCounter steps_;  // the stepping thread counts
   bool faulted_ = false;
   std::unique_ptr<gpu::PacketProcessor> processor_;
 };

@@ -13,36 +13,43 @@ HwScheduler::HwScheduler(unsigned pipes, unsigned slots_per_pipe, unsigned quant
 HwScheduler::~HwScheduler() = default;
 
 void HwScheduler::add(HwQueue* q) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    queues_.push_back(q);
-  }
+  std::lock_guard lock(mu_);
+  queues_.push_back(q);
+  queue_count_.store(queues_.size(), std::memory_order_relaxed);
 }
 
 void HwScheduler::remove(HwQueue* q) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard lock(mu_);
   queues_.erase(std::remove(queues_.begin(), queues_.end(), q), queues_.end());
   mapped_.erase(std::remove(mapped_.begin(), mapped_.end(), q), mapped_.end());
+  queue_count_.store(queues_.size(), std::memory_order_relaxed);
 }
 
-void HwScheduler::quiesce() { std::lock_guard<std::mutex> lock(mu_); }
+void HwScheduler::quiesce() { std::lock_guard lock(mu_); }
 
 std::vector<HwQueue*> HwScheduler::mapped() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard lock(mu_);
   return mapped_;
 }
 
 void HwScheduler::set_after_slice(std::function<void()> fn) {
-  std::lock_guard<std::mutex> lock(mu_);
-  after_slice_ = fn ? std::make_shared<const std::function<void()>>(std::move(fn)) : nullptr;
+  after_slice_ = fn ? std::make_unique<const std::function<void()>>(std::move(fn)) : nullptr;
 }
 
 bool HwScheduler::run_slice() {
-  std::shared_ptr<const std::function<void()>> after;
+  // No queue, ever or any more (the SDMA scheduler of a process that copies nothing): nothing
+  // can step, so the poll takes no lock. A queue added meanwhile is polled next slice. The GPU
+  // is idle, so KFD-MEM-10's new epoch is still due: a USERPTR buffer's registration waits
+  // for one.
+  if (queue_count_.load(std::memory_order_relaxed) == 0) {
+    gpu::vm::GpuVm::new_userptr_epoch();
+    idle_ = true;
+    if (const std::function<void()>* after = after_slice_.get()) (*after)();
+    return false;
+  }
   bool progress = false;
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    after = after_slice_;
+    std::lock_guard lock(mu_);
     // KFD-MEM-10: after the GPU was idle (or every 64 slices of work), USERPTR buffers are asked
     // again whether their pages are present, before any queue steps (the MMU notifier's effect).
     if (idle_ || tick_ % 64 == 0) gpu::vm::GpuVm::new_userptr_epoch();
@@ -89,7 +96,7 @@ bool HwScheduler::run_slice() {
     }
     idle_ = !progress;
   }
-  if (after) (*after)();
+  if (const std::function<void()>* after = after_slice_.get()) (*after)();
   return progress;
 }
 

@@ -12,11 +12,14 @@
 // the doorbell wake channel when a slice made no progress.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
+
+#include "common/futex_lock.h"
 
 
 namespace rocref::kfd {
@@ -48,19 +51,21 @@ class HwScheduler {
   std::vector<HwQueue*> mapped() const;  // queues mapped in the last slice
 
   // Called after every slice without the scheduler's lock (the driver drains its IH ring).
+  // Set before the first slice runs: slices read it without a lock.
   void set_after_slice(std::function<void()> fn);
 
  private:
   const unsigned slots_;
   const unsigned quantum_;
-  mutable std::mutex mu_;
+  mutable FutexLock mu_;
   std::vector<HwQueue*> queues_;
   std::vector<HwQueue*> mapped_;
   std::vector<HwQueue*> ready_;  // run_slice's scratch list, kept for its capacity
   uint64_t tick_ = 0;
   bool idle_ = true;  // the last slice made no progress
-  // Shared, not copied per slice: an idle poll would copy the std::function every time.
-  std::shared_ptr<const std::function<void()>> after_slice_;
+  std::atomic<size_t> queue_count_{0};  // queues_.size(), read by a slice before it locks
+  // Set before the first slice and read by slices without the lock.
+  std::unique_ptr<const std::function<void()>> after_slice_;
 };
 
 }  // namespace rocref::kfd
