@@ -115,15 +115,21 @@ hsa_status_t VirtualGpu::submit_locked(const void* packet, const char* what, con
       ROCREF_TRACE_EVENT(trace::Layer::Clr, "write index loaded", "id=" + std::to_string(id));
     }
     void store_write_index() { hsa_queue_store_write_index_relaxed(queue, id + 1); }
-    // AQL-IDX-2: the slot is free once id - read_index < size (aql::room_for).
+    // AQL-IDX-2: the slot is free once id - read_index < size (aql::room_for). The read index
+    // only grows, so one seen earlier (acquire-loaded then) proves room as well as a new one;
+    // the index is loaded again only when that one does not.
     void wait_for_room() {
       const uint64_t slots = clr_mutant_active(ClrMutant::FullRingOffByOne) ? queue->size + 1ull : queue->size;
-      while (!aql::room_for(ClrDomain{}, hsa_queue_load_read_index_scacquire(queue), id, slots)) {
-        if (hsa_status_t e = gpu.error(); e != HSA_STATUS_SUCCESS) {
-          status = e;
-          return;
+      uint64_t read = gpu.read_index_seen_.load(std::memory_order_relaxed);
+      if (!aql::room_for(ClrDomain{}, read, id, slots)) {
+        while (!aql::room_for(ClrDomain{}, read = hsa_queue_load_read_index_scacquire(queue), id, slots)) {
+          if (hsa_status_t e = gpu.error(); e != HSA_STATUS_SUCCESS) {
+            status = e;
+            return;
+          }
+          sched_yield();
         }
-        sched_yield();
+        gpu.read_index_seen_.store(read, std::memory_order_relaxed);
       }
       slot = static_cast<uint8_t*>(queue->base_address) + (id % queue->size) * 64;
     }

@@ -144,6 +144,11 @@ class VirtualGpu {
   std::optional<KernargRing> ring_;  // set once in create()
   KernargStats stats_;
   std::deque<Pending> pending_;
+  // The queue's read index as last acquire-loaded by submit (AQL-IDX-2): a slot below it + size
+  // is free without another load, so a launch reads the line the packet processor writes
+  // only when the ring looks full from what it saw. Atomic: the planted SubmitWithoutStreamLock
+  // submits unlocked.
+  std::atomic<uint64_t> read_index_seen_{0};
   std::atomic<hsa_status_t> error_{HSA_STATUS_SUCCESS};
 };
 
