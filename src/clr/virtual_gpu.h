@@ -110,6 +110,7 @@ class VirtualGpu {
     hsa_signal_t signal{0};               // completion signal: one pool reference
     hsa_signal_t dependency{0};           // barrier dependency: a pool reference when the pool made it
     std::optional<uint64_t> slice;        // kernarg ring ticket
+    void* slice_address = nullptr;        // where that slice starts
     void* one_off = nullptr;              // kernarg allocation too large for the ring
   };
   static void on_queue_error(hsa_status_t status, hsa_queue_t* queue, void* data);

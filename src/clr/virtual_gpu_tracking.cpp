@@ -9,6 +9,7 @@
 #include "clr/device.h"
 #include "clr/signal_pool.h"
 #include "clr/virtual_gpu.h"
+#include "common/prefetch.h"
 #include "common/trace.h"
 
 namespace rocref::clr {
@@ -56,6 +57,7 @@ hsa_status_t VirtualGpu::completion_signal(Pending* pending) {
 
 void VirtualGpu::record_slice_locked(const KernargRing::Slice& slice, size_t size, void** address, Pending* pending) {
   pending->slice = slice.ticket;
+  pending->slice_address = slice.address;
   *address = slice.address;
   ++stats_.slices;
   if (slice.reused) ++stats_.reused;
@@ -169,6 +171,11 @@ void VirtualGpu::reclaim_completed_locked() {
 }
 
 void VirtualGpu::give_back_locked(const Pending& p) {
+  // The next launch takes this slice and this signal again (the ring and the pool hand out
+  // what came back last) and writes both; the GPU model read them last. Asked for now, the
+  // lines come back while the host returns and builds the next packet, not at its doorbell.
+  if (p.slice_address != nullptr) prefetch_for_write(p.slice_address);
+  if (p.signal.handle != 0) prefetch_for_write(reinterpret_cast<const void*>(static_cast<uintptr_t>(p.signal.handle)));
   if (p.slice) ring_->release(*p.slice);
   if (p.one_off) hsa_amd_memory_pool_free(p.one_off);
   if (p.signal.handle != 0) pool().release(p.signal);

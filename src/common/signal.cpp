@@ -7,6 +7,7 @@
 
 #include "common/backoff.h"
 #include "common/mutant.h"
+#include "common/prefetch.h"
 #include "common/tsan_sync.h"
 
 namespace rocref::sig {
@@ -131,6 +132,8 @@ WaitResult Signal::wait(hsa_signal_condition_t condition, int64_t compare, std::
 
 CompletionOutcome complete_signal(amd_signal_t* signal, MailboxTranslate translate, void* context) noexcept {
   CompletionOutcome outcome;
+  // One transfer of the line, owned, for the reads and the decrement below (a waiter polls it).
+  prefetch_for_write(signal);
   // Read the event fields before the decrement: a waiter that sees the new value
   // may destroy the signal at once, so the signal must not be touched after it.
   const uint64_t mailbox_va = std::atomic_ref<uint64_t>(signal->event_mailbox_ptr).load(std::memory_order_relaxed);

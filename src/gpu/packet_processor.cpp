@@ -21,6 +21,7 @@
 #include "common/model_clock.h"
 #include "common/mutant.h"
 #include "common/owner_counter.h"
+#include "common/prefetch.h"
 #include "common/signal.h"
 #include "common/trace.h"
 #include "common/tsan_sync.h"
@@ -278,6 +279,9 @@ struct PacketProcessor::Impl {
           break;
         }
         f.kind = Kind::Kernel;
+        // The host wrote the segment just before the packet: its line crosses cores while the
+        // slot is retired, not when the grid first reads an argument.
+        if (f.kernel.kernarg != nullptr) prefetch_for_read(f.kernel.kernarg);
         break;
       }
       case HSA_PACKET_TYPE_BARRIER_AND:
