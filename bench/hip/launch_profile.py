@@ -13,6 +13,8 @@ profile's inclusive costs and prints what each layer executes per launch:
                 the grid, completion)
   gpu_dispatch  of which the grid (KernelExecutor::run)
   idle_poll     one scheduler poll of a queue (AqlHwQueue::runnable), per call
+  round         one engine-scheduler round without its packet work (locks, engine list,
+                both schedulers' slices, the queue poll), per round
 
 Wall-clock time under load varies; these counts do not (except idle polls'
 number, which is why idle_poll is per poll, not per launch).
@@ -43,6 +45,7 @@ FUNCTIONS = {
     "step": r"^rocref::gpu::PacketProcessor::step\(\)$",
     "grid": r"^rocref::gpu::KernelExecutor::run\(",
     "poll": r"^rocref::kfd::AqlHwQueue::runnable\(\)",
+    "round": r"^rocref::gpu::EngineScheduler::round\(\)",
 }
 
 
@@ -122,6 +125,10 @@ def figures(profile):
     out["gpu_dispatch"] = got["grid"][0] / dispatches
     polls = got["poll"][1]
     out["idle_poll"] = got["poll"][0] / polls if polls else 0.0
+    rounds = got["round"][1]
+    # The scheduler's own cost per round (locks, engine list, slices, queue polls), dispatches
+    # excluded: an idle round is the doorbell's polling period.
+    out["round"] = (got["round"][0] - got["step"][0]) / rounds if rounds else 0.0
     return out
 
 
@@ -156,6 +163,7 @@ LABELS = [
     ("gpu_step", "GPU model: packet processor per dispatch"),
     ("gpu_dispatch", "  of which the grid"),
     ("idle_poll", "GPU model: one scheduler poll of a queue"),
+    ("round", "GPU model: one scheduler round, dispatches excluded"),
 ]
 
 
