@@ -78,17 +78,19 @@ void GpuVm::new_userptr_epoch() noexcept {
 // Recomputes the hull and the count of buffers asked (and not evicted) in the current epoch.
 // Called with mu_ held whenever a buffer is added or removed: O(buffers), never per access.
 void GpuVm::userptr_changed() noexcept {
-  userptr_lo_ = userptr_.empty() ? 0 : userptr_.begin()->first;
-  userptr_hi_ = userptr_.empty() ? 0 : userptr_.rbegin()->second.end;  // ranges never overlap
+  userptr_lo_.store(userptr_.empty() ? 0 : userptr_.begin()->first, std::memory_order_relaxed);
+  userptr_hi_.store(userptr_.empty() ? 0 : userptr_.rbegin()->second.end, std::memory_order_relaxed);  // no overlaps
   asked_epoch_ = g_userptr_epoch.load(std::memory_order_acquire);
   asked_ = 0;
   for (const auto& [va, r] : userptr_) asked_ += (!r.evicted && r.checked_epoch == asked_epoch_) ? 1 : 0;
-  settled_epoch_ = asked_ == userptr_.size() ? asked_epoch_ : 0;
+  settled_epoch_.store(asked_ == userptr_.size() ? asked_epoch_ : 0, std::memory_order_relaxed);
 }
 
 [[gnu::always_inline]] inline bool GpuVm::userptr_question_due(uint64_t page) const noexcept {
-  if (page < userptr_lo_ || page >= userptr_hi_) return false;
-  return settled_epoch_ != g_userptr_epoch.load(std::memory_order_acquire);
+  if (page < userptr_lo_.load(std::memory_order_relaxed) || page >= userptr_hi_.load(std::memory_order_relaxed)) {
+    return false;
+  }
+  return settled_epoch_.load(std::memory_order_relaxed) != g_userptr_epoch.load(std::memory_order_acquire);
 }
 
 // VM-USERPTR-1: the MMU notifier, asked at use. Called with mu_ held for a valid system page.
@@ -115,7 +117,7 @@ bool GpuVm::userptr_evicted(uint64_t page, uint64_t access_end, uint64_t* checke
     asked_epoch_ = epoch;
     asked_ = 0;
   }
-  if (!r.evicted && ++asked_ == userptr_.size()) settled_epoch_ = epoch;  // no question due until the epoch moves
+  if (!r.evicted && ++asked_ == userptr_.size()) settled_epoch_.store(epoch, std::memory_order_relaxed);  // no question due until the epoch moves
   return r.evicted;
 }
 
@@ -177,21 +179,18 @@ Expected<void*, VmFault> GpuVm::resolve(uint64_t va, size_t size, Access access,
   const uint64_t len = size ? size : 1;
   if (!range_in_va(d, va, len) || extra_pages(d, va, len) != 0) return nullptr;
   const uint64_t page = page_base(d, va);
-  const uint64_t pte = tlb_.lookup(page);
+  const uint64_t pte = tlb_.peek(page);
   if (pte == 0 || ((pte & kPteSystem) && userptr_question_due(page))) return nullptr;
   const Xlate<VmConcreteDomain> x = xlate_page(d, xlate_start(d, va), va, page, pte, static_cast<uint64_t>(access));
   if (x.fault != kXlateOk) return nullptr;
   return reinterpret_cast<void*>(static_cast<uintptr_t>(xlate_address(d, x, va)));
 }
 
-// Flattened: the lock, the TLB probe and xlate_page are inlined, and fold for a single page.
+// Flattened: the sequence check, the TLB probe and xlate_page are inlined, and fold for a
+// single page. VM-TLB-3: the hit is read without the lock and kept only if no locked section
+// (map, unmap, invalidation, TLB fill) overlapped it; anything else takes the lock.
 [[gnu::flatten]] void* GpuVm::translate(uint64_t va, size_t size, Access access) noexcept {
-  mu_.lock();
-  if (void* hit = translate_hit(va, size, access)) {
-    mu_.unlock();
-    return hit;
-  }
-  mu_.unlock();
+  if (void* hit = mu_.read<void*>([&] { return translate_hit(va, size, access); })) return hit;
   return translate_slow(va, size, access);
 }
 

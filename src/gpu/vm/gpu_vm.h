@@ -9,6 +9,7 @@
 // Thread-safe: the KFD maps and unmaps while engines translate.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -101,8 +102,9 @@ class GpuVm final : public MemoryAccess {
   // What lets a translation skip userptr_'s lookup: pages outside [userptr_lo_, userptr_hi_)
   // are in no buffer; in epoch settled_epoch_ every buffer was asked and none is evicted
   // (0: no such epoch yet). asked_ counts the buffers asked in epoch asked_epoch_.
-  uint64_t userptr_lo_ = 0, userptr_hi_ = 0;
-  uint64_t settled_epoch_ = 0;
+  // Atomic (relaxed): translate()'s hit reads them outside the lock (VmLock::read).
+  std::atomic<uint64_t> userptr_lo_{0}, userptr_hi_{0};
+  std::atomic<uint64_t> settled_epoch_{0};
   uint64_t asked_epoch_ = 0;
   size_t asked_ = 0;
 };

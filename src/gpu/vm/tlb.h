@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 
 #include "gpu/vm/pte.h"
@@ -18,16 +19,19 @@ class Tlb {
   static constexpr unsigned kEntries = 64;  // direct mapped by a hash of the virtual page number
 
   // The cached PTE for the page of va, or 0 on a miss. Inline: a hit is the common case of
-  // every engine access, as a UTCL1 hit is on the hardware.
+  // every engine access, as a UTCL1 hit is on the hardware. With the VM's lock held.
   uint64_t lookup(uint64_t va) noexcept {
+    const uint64_t pte = peek(va);
+    ++(pte != 0 ? hits_ : misses_);
+    return pte;
+  }
+  // lookup() without the counts, for a read without the lock (VmLock::read): relaxed loads
+  // only, which a writer's section may tear; the lock's sequence discards such a read.
+  uint64_t peek(uint64_t va) const noexcept {
     const uint64_t vpn = va >> kPageShift;
     const Entry& e = entries_[slot(vpn)];
-    if (e.pte != 0 && e.vpn == vpn) {
-      ++hits_;
-      return e.pte;
-    }
-    ++misses_;
-    return 0;
+    const uint64_t pte = e.pte.load(std::memory_order_relaxed);
+    return pte != 0 && e.vpn.load(std::memory_order_relaxed) == vpn ? pte : 0;
   }
   void insert(uint64_t va, uint64_t pte) noexcept;
   void invalidate_all() noexcept;
@@ -43,8 +47,12 @@ class Tlb {
     return static_cast<unsigned>((vpn ^ (vpn >> kBitsPerLevel) ^ (vpn >> (2 * kBitsPerLevel))) % kEntries);
   }
   struct Entry {
-    uint64_t vpn = 0;
-    uint64_t pte = 0;  // 0 = empty
+    std::atomic<uint64_t> vpn{0};
+    std::atomic<uint64_t> pte{0};  // 0 = empty
+    void set(uint64_t v, uint64_t p) noexcept {
+      vpn.store(v, std::memory_order_relaxed);
+      pte.store(p, std::memory_order_relaxed);
+    }
   };
   std::array<Entry, kEntries> entries_{};
   uint64_t hits_ = 0;

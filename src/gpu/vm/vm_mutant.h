@@ -20,6 +20,7 @@ enum class VmMutant : uint32_t {
   TranslateChecksFirstPageOnly,  // VM-XLATE-2: a page-crossing access checks only its first page
   UserptrEvictionIgnored,        // VM-USERPTR-1: a USERPTR buffer whose pages went away still translates
   UserptrAddedRangeUnseen,       // VM-USERPTR-1: translate()'s shortcut is not told of a new USERPTR buffer
+  TlbReadUnchecked,              // VM-TLB-3: a lock-free TLB hit is kept though a locked section overlapped it
   kCount
 };
 
