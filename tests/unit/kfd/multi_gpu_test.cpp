@@ -86,7 +86,9 @@ void check_machine(uint32_t n) {
       const bool peer = node != 0 && lp.at("node_to") != 0;
       EXPECT_EQ(l >= io, peer) << "GPU<->GPU links are p2p_links, links to the CPU io_links";
       EXPECT_EQ(lp.at("weight"), peer ? kPeerLinkWeight : kPcieLinkWeight);
-      if (peer) EXPECT_EQ(lp.at("flags"), kIoLinkEnabled | kIoLinkNoAtomics32 | kIoLinkNoAtomics64);
+      if (peer) {
+        EXPECT_EQ(lp.at("flags"), kIoLinkEnabled | kIoLinkNoAtomics32 | kIoLinkNoAtomics64);
+      }
     }
     if (node == 0) {
       EXPECT_EQ(io, n);
