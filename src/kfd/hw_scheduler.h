@@ -21,7 +21,6 @@
 
 #include "common/futex_lock.h"
 
-
 namespace rocref::kfd {
 
 class HwQueue {

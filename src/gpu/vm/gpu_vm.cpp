@@ -117,7 +117,8 @@ bool GpuVm::userptr_evicted(uint64_t page, uint64_t access_end, uint64_t* checke
     asked_epoch_ = epoch;
     asked_ = 0;
   }
-  if (!r.evicted && ++asked_ == userptr_.size()) settled_epoch_.store(epoch, std::memory_order_relaxed);  // no question due until the epoch moves
+  // No question is due until the epoch moves.
+  if (!r.evicted && ++asked_ == userptr_.size()) settled_epoch_.store(epoch, std::memory_order_relaxed);
   return r.evicted;
 }
 
