@@ -365,6 +365,29 @@ TEST_F(AqlTest, KFD_FAULT_3_SdmaPageFaultRaisesTheMemoryEvent) {
   q.destroy(proc);
 }
 
+// KFD-Q-2: a queue acts on the doorbell writes made to it, not on a value an earlier queue of the
+// same doorbell slot left behind. The first queue ends at byte 48; its successor, given the slot
+// and a fresh ring, must still run a 24-byte submission (an engine that started from 48 would
+// skip it, or run 48 bytes of its empty ring first).
+TEST_F(AqlTest, KFD_Q_2_NewQueueIgnoresTheDoorbellValueOfTheSlotsLastQueue) {
+  uint64_t mailbox = 0;
+  const uint32_t ev = make_event(&mailbox);
+  SdmaQueue first;
+  ASSERT_EQ(first.create(proc), 0);
+  first.submit({5, lo32(mailbox), hi32(mailbox), ev, 6, ev, 0, 0, 0, 0, 0, 0});  // FENCE, TRAP, 6 NOPs: 48 bytes
+  ASSERT_EQ(wait_one(ev), uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  const uint64_t slot = first.args.doorbell_offset;
+  first.destroy(proc);
+  SdmaQueue second;
+  ASSERT_EQ(second.create(proc), 0);
+  ASSERT_EQ(second.args.doorbell_offset, slot) << "the freed slot is the lowest free one";
+  // Time for an engine to act on a stale value before anything is written to the new ring.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  second.submit({5, lo32(mailbox), hi32(mailbox), ev, 6, ev});  // 24 bytes
+  EXPECT_EQ(wait_one(ev, 2000), uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  second.destroy(proc);
+}
+
 // KFD-MEM-10: the application unmaps a USERPTR buffer the GPU used; the next GPU access is a
 // VM fault delivered as the memory event (amdkfd evicts the buffer), never a host crash.
 TEST_F(AqlTest, KFD_MEM_10_UnmappedUserPagesFaultTheNextGpuAccess) {
