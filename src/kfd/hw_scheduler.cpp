@@ -33,7 +33,7 @@ std::vector<HwQueue*> HwScheduler::mapped() const {
 }
 
 void HwScheduler::set_after_slice(std::function<void()> fn) {
-  after_slice_ = fn ? std::make_unique<const std::function<void()>>(std::move(fn)) : nullptr;
+  after_slice_ = std::move(fn);
 }
 
 bool HwScheduler::run_slice() {
@@ -44,7 +44,7 @@ bool HwScheduler::run_slice() {
   if (queue_count_.load(std::memory_order_relaxed) == 0) {
     gpu::vm::GpuVm::new_userptr_epoch();
     idle_ = true;
-    if (const std::function<void()>* after = after_slice_.get()) (*after)();
+    if (after_slice_) after_slice_();
     return false;
   }
   bool progress = false;
@@ -96,7 +96,7 @@ bool HwScheduler::run_slice() {
     }
     idle_ = !progress;
   }
-  if (const std::function<void()>* after = after_slice_.get()) (*after)();
+  if (after_slice_) after_slice_();
   return progress;
 }
 

@@ -15,7 +15,6 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -64,7 +63,7 @@ class HwScheduler {
   bool idle_ = true;  // the last slice made no progress
   std::atomic<size_t> queue_count_{0};  // queues_.size(), read by a slice before it locks
   // Set before the first slice and read by slices without the lock.
-  std::unique_ptr<const std::function<void()>> after_slice_;
+  std::function<void()> after_slice_;
 };
 
 }  // namespace rocref::kfd
