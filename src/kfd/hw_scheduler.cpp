@@ -32,9 +32,7 @@ std::vector<HwQueue*> HwScheduler::mapped() const {
   return mapped_;
 }
 
-void HwScheduler::set_after_slice(std::function<void()> fn) {
-  after_slice_ = std::move(fn);
-}
+void HwScheduler::set_after_slice(std::function<void()> fn) { after_slice_ = std::move(fn); }
 
 bool HwScheduler::run_slice() {
   // No queue, ever or any more (the SDMA scheduler of a process that copies nothing): nothing
