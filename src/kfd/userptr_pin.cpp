@@ -117,57 +117,58 @@ int UserptrPin::create(uint64_t user, uint64_t size, bool writable, std::unique_
   const std::vector<Vma> vmas = vmas_over(user, user + size);
   // get_user_pages: every page mapped and readable; with FOLL_WRITE, writable too.
   uint64_t covered = user;
-  bool all_private_anonymous = true;
   for (const Vma& v : vmas) {
     if (v.start > covered) return -EFAULT;  // a hole
     if (!v.read || (writable && !v.write)) return -EFAULT;
-    if (v.shared || !v.anonymous) all_private_anonymous = false;
+    if (!v.shared && !v.anonymous) return -EFAULT;  // private file mappings are not modeled
     covered = v.end;
   }
   if (vmas.empty() || covered < user + size) return -EFAULT;
-  void* user_ptr = reinterpret_cast<void*>(static_cast<uintptr_t>(user));
 
-  if (vmas.size() == 1 && vmas[0].shared) {
-    // A shared mapping (a memfd, a file, another buffer's pages): a second mapping of the same pages.
-    void* view = ::mremap(user_ptr, 0, size, MREMAP_MAYMOVE);
-    if (view == MAP_FAILED) return -EFAULT;
-    if (::mprotect(view, size, PROT_READ | (vmas[0].write ? PROT_WRITE : 0)) != 0) {
-      ::munmap(view, size);
-      return -EFAULT;
-    }
-    out->reset(new UserptrPin(user, size, static_cast<uint8_t*>(view)));
-    return 0;
-  }
-  if (!all_private_anonymous) return -EFAULT;  // private file mappings are not modeled
-
-  // Private anonymous pages: copy them into a memfd, map it over the user's range with the
-  // user's protection, and keep a second mapping of it for the GPU.
-  const int fd = ::memfd_create("rocref-userptr", MFD_CLOEXEC);
-  if (fd < 0) return -ENOMEM;
-  void* view = MAP_FAILED;
-  if (::ftruncate(fd, static_cast<off_t>(size)) == 0)
-    view = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (view == MAP_FAILED) {
-    ::close(fd);
-    return -ENOMEM;
-  }
-  if (!copy_touched_pages(user, size, static_cast<uint8_t*>(view))) {
+  // The view is built piece by piece, one piece per mapping of the range: a range often mixes
+  // kinds (a page an earlier registration already moved into its memfd, beside fresh heap).
+  void* reserved = ::mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (reserved == MAP_FAILED) return -ENOMEM;
+  auto* view = static_cast<uint8_t*>(reserved);
+  int fd = -1;  // the memfd the private pieces move into, made at the first one
+  const auto fail = [&](int err) {
     ::munmap(view, size);
-    ::close(fd);
-    return -EFAULT;
-  }
+    if (fd >= 0) ::close(fd);
+    return err;
+  };
   for (const Vma& v : vmas) {
     const uint64_t lo = std::max(v.start, user), hi = std::min(v.end, user + size);
-    void* at = reinterpret_cast<void*>(static_cast<uintptr_t>(lo));
-    if (::mmap(at, hi - lo, prot_of(v), MAP_SHARED | MAP_FIXED, fd, static_cast<off_t>(lo - user)) == MAP_FAILED) {
-      // Pages already moved keep their contents (the memfd holds them); the registration fails.
-      ::munmap(view, size);
-      ::close(fd);
-      return -EFAULT;
+    uint8_t* at = view + (lo - user);
+    void* piece = reinterpret_cast<void*>(static_cast<uintptr_t>(lo));
+    if (v.shared) {
+      // A shared mapping (a memfd, a file, another buffer's pages): a second mapping of the same pages.
+      if (::mremap(piece, 0, hi - lo, MREMAP_MAYMOVE | MREMAP_FIXED, at) == MAP_FAILED) return fail(-EFAULT);
+      if (::mprotect(at, hi - lo, PROT_READ | (v.write ? PROT_WRITE : 0)) != 0) return fail(-EFAULT);
+      continue;
+    }
+    // Private anonymous pages: copied into the memfd, which the view maps now and the user's
+    // range maps below, once every piece is ready.
+    if (fd < 0) {
+      fd = ::memfd_create("rocref-userptr", MFD_CLOEXEC);
+      if (fd < 0 || ::ftruncate(fd, static_cast<off_t>(size)) != 0) return fail(-ENOMEM);
+    }
+    if (::mmap(at, hi - lo, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, static_cast<off_t>(lo - user)) ==
+        MAP_FAILED) {
+      return fail(-ENOMEM);
+    }
+    if (!copy_touched_pages(lo, hi - lo, at)) return fail(-EFAULT);
+  }
+  for (const Vma& v : vmas) {
+    if (v.shared) continue;
+    const uint64_t lo = std::max(v.start, user), hi = std::min(v.end, user + size);
+    void* piece = reinterpret_cast<void*>(static_cast<uintptr_t>(lo));
+    // Pages already moved keep their contents (the memfd holds them); the registration fails.
+    if (::mmap(piece, hi - lo, prot_of(v), MAP_SHARED | MAP_FIXED, fd, static_cast<off_t>(lo - user)) == MAP_FAILED) {
+      return fail(-EFAULT);
     }
   }
-  ::close(fd);  // the mappings keep the memfd alive
-  out->reset(new UserptrPin(user, size, static_cast<uint8_t*>(view)));
+  if (fd >= 0) ::close(fd);  // the mappings keep the memfd alive
+  out->reset(new UserptrPin(user, size, view));
   return 0;
 }
 

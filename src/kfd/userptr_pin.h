@@ -1,17 +1,19 @@
 // kfd/userptr_pin.h - a USERPTR buffer's pages pinned as get_user_pages pins them.
 //
 // The GPU must never reach a host page that the application has unmapped. The
-// pin gives the driver its own view of the user's pages: private anonymous
-// memory is moved into a memfd mapped both at the user's address (with the
-// user's protection) and at a driver address; a shared mapping gets a second
-// mapping of the same pages (mremap with old size 0). GPU page tables point at
+// pin gives the driver its own view of the user's pages, built per mapping of
+// the range: private anonymous memory is moved into a memfd mapped both at the
+// user's address (with the user's protection) and in the driver's view; a shared
+// mapping (a file, shared memory, or pages an earlier registration moved into its
+// memfd) gets a second mapping of the same pages (mremap with old size 0).
+// Registrations may overlap, as amdgpu's userptr BOs may. GPU page tables point at
 // the driver view, which stays valid until the buffer is freed, whatever the
 // application does with its own mapping (KFD-MEM-10). Whether the user's range
 // is still mapped is the MMU-notifier question: gpu::vm::GpuVm asks it at
 // every translation of the buffer (user_range_present) and evicts on "no".
-// Known limits: private file mappings (and ranges mixing mapping kinds) are
-// refused with -EFAULT; stores the application makes to the range while it is
-// being registered may be lost (registration copies the pages once).
+// Known limits: private file mappings are refused with -EFAULT; stores the
+// application makes to the range while it is being registered may be lost
+// (registration copies the pages once).
 #pragma once
 
 #include <cstdint>

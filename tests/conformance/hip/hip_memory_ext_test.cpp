@@ -1,4 +1,6 @@
 // tests/conformance/hip/hip_memory_ext_test.cpp - registration, pointer attributes, 2D/3D, arrays, typed fills, peers (HIP-MEM-8..15, HIP-PEER-1).
+#include <sys/mman.h>
+
 #include <cstdint>
 #include <numeric>
 #include <vector>
@@ -121,6 +123,38 @@ TEST(HipMemory, HIP_MEM_10_Malloc3DAndMemcpy3D) {
   ASSERT_HIP_OK(hipMemcpy3D(&out));
   EXPECT_EQ(back, host);
   ASSERT_HIP_OK(hipFree(p.ptr));
+}
+
+// Two small host buffers in one page, the second running into the next page, as a heap places
+// them. AMD's runtime locks each buffer's pages for a 3D copy, so the second lock covers a page
+// the first already holds beside a fresh one: that must work like any other copy.
+TEST(HipMemory, HIP_MEM_10_Memcpy3DHostBuffersSharingAPage) {
+  HIP_CLAUSE("HIP-MEM-10");
+  constexpr size_t kPage = 4096, kBytes = 16 * 4 * 3;
+  void* pages = mmap(nullptr, 2 * kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(pages, MAP_FAILED);
+  auto* host = static_cast<uint8_t*>(pages) + 256;
+  auto* back = static_cast<uint8_t*>(pages) + kPage - kBytes / 2;  // crosses into the second page
+  std::iota(host, host + kBytes, 1);
+  std::fill(back, back + kBytes, 0xFF);
+  const hipExtent extent = make_hipExtent(16, 4, 3);
+  hipPitchedPtr p;
+  ASSERT_HIP_OK(hipMalloc3D(&p, extent));
+  hipMemcpy3DParms in = {};
+  in.srcPtr = make_hipPitchedPtr(host, 16, 16, 4);
+  in.dstPtr = p;
+  in.extent = extent;
+  in.kind = hipMemcpyHostToDevice;
+  ASSERT_HIP_OK(hipMemcpy3D(&in));
+  hipMemcpy3DParms out = {};
+  out.srcPtr = p;
+  out.dstPtr = make_hipPitchedPtr(back, 16, 16, 4);
+  out.extent = extent;
+  out.kind = hipMemcpyDeviceToHost;
+  ASSERT_HIP_OK(hipMemcpy3D(&out));
+  EXPECT_EQ(std::vector<uint8_t>(back, back + kBytes), std::vector<uint8_t>(host, host + kBytes));
+  ASSERT_HIP_OK(hipFree(p.ptr));
+  munmap(pages, 2 * kPage);
 }
 
 TEST(HipMemory, HIP_MEM_11_ArraysHoldRowsOfElements) {

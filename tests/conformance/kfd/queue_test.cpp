@@ -422,6 +422,55 @@ TEST_F(AqlTest, KFD_MEM_10_UnmappedUserPagesFaultTheNextGpuAccess) {
   EXPECT_EQ(proc.free(user.handle), 0);
 }
 
+// KFD-MEM-3: two USERPTR buffers over one page, the second also over the next (fresh) page,
+// as ROCR locks two small host buffers that share a page. Both registrations succeed, each at
+// its own GPU VA, and the GPU reaches the same pages through either: what the application writes
+// after registering, and what the SDMA engine writes through one buffer, is there in the other.
+TEST_F(AqlTest, KFD_MEM_3_OverlappingUserptrBuffersShareTheUsersPages) {
+  SdmaQueue q;
+  ASSERT_EQ(q.create(proc), 0);
+  void* p = ::mmap(nullptr, 2 * kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  auto* user = static_cast<uint8_t*>(p);
+  std::memset(user, 0x11, 2 * kPage);
+  const uint64_t u = reinterpret_cast<uintptr_t>(p);
+  const uint32_t flags = KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
+  const uint64_t va_one = reserve_va(kPage), va_two = reserve_va(2 * kPage);
+  uint64_t one = 0, two = 0;
+  ASSERT_EQ(proc.alloc(flags, kPage, va_one, &one, nullptr, u), 0);
+  ASSERT_EQ(proc.map(one), 0);
+  ASSERT_EQ(proc.alloc(flags, 2 * kPage, va_two, &two, nullptr, u), 0) << "a range over a registered page";
+  ASSERT_EQ(proc.map(two), 0);
+  std::memset(user, 0x33, 64);
+  std::memset(user + kPage, 0x44, 64);
+  auto* data = static_cast<uint8_t*>(q.mem.cpu) + 2 * kPage;
+  const uint64_t dst = q.mem.va + 2 * kPage;
+  auto* fence = reinterpret_cast<uint32_t*>(static_cast<uint8_t*>(q.mem.cpu) + 3 * kPage);
+  const uint64_t fence_va = q.mem.va + 3 * kPage;
+  const auto copy = [&](uint64_t from, uint64_t to) {  // COPY_LINEAR, 64 bytes
+    q.submit({1, 63, 0, lo32(from), hi32(from), lo32(to), hi32(to)});
+  };
+  copy(va_two, dst);
+  copy(va_two + kPage, dst + 64);
+  copy(va_one, dst + 128);
+  copy(va_two + kPage, va_one + 256);
+  q.submit({5, lo32(fence_va), hi32(fence_va), 1});  // FENCE 1
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::atomic_ref<uint32_t>(*fence).load() != 1 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_EQ(std::atomic_ref<uint32_t>(*fence).load(), 1u);
+  EXPECT_EQ(data[0], 0x33) << "the shared page through the second buffer";
+  EXPECT_EQ(data[64], 0x44) << "the fresh page through the second buffer";
+  EXPECT_EQ(data[128], 0x33) << "the shared page through the first buffer";
+  EXPECT_EQ(user[256], 0x44) << "the GPU's write through the first buffer reaches the user";
+  q.destroy(proc);
+  for (uint64_t h : {one, two}) {
+    EXPECT_EQ(proc.unmap(h), 0);
+    EXPECT_EQ(proc.free(h), 0);
+  }
+  ::munmap(p, 2 * kPage);
+}
+
 // KFD-Q-5, AQL-MEM-1: the application frees and unmaps an AQL queue's memory (amd_queue_t,
 // ring, signals) while the queue exists. The CP reaches queue memory through GPUVM at every
 // access, so the queue faults (memory event) instead of the model using a pointer it kept.

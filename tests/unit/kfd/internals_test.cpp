@@ -110,6 +110,39 @@ TEST(UserptrPin, KFD_MEM_3_UntouchedPagesAreNotCopiedTouchedOnesAre) {
   munmap(range, kSize);
 }
 
+// KFD-MEM-3: registrations may overlap (amdgpu's userptr BOs do; ROCR locks two small host
+// buffers that share a page). A range whose pages an earlier registration already moved into
+// its memfd, beside fresh heap, is one range of mixed mappings: shared, private, shared here.
+// Every view and the user's mapping stay one set of pages.
+TEST(UserptrPin, KFD_MEM_3_OverlappingRegistrationsMixingMappingKindsShareThePages) {
+  constexpr uint64_t kPage = 4096;
+  void* range = mmap(nullptr, 3 * kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(range, MAP_FAILED);
+  auto* bytes = static_cast<uint8_t*>(range);
+  for (int i = 0; i < 3; ++i) bytes[i * kPage] = static_cast<uint8_t>(0x10 + i);
+  const auto at = [&](int page) { return reinterpret_cast<uint64_t>(bytes + page * kPage); };
+  std::unique_ptr<UserptrPin> first, last, whole;
+  ASSERT_EQ(UserptrPin::create(at(0), kPage, true, &first), 0);
+  ASSERT_EQ(UserptrPin::create(at(2), kPage, true, &last), 0);
+  ASSERT_EQ(UserptrPin::create(at(0), 3 * kPage, true, &whole), 0) << "first and last page are shared now";
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(whole->host()[i * kPage], 0x10 + i) << "page " << i;
+  for (int i = 0; i < 3; ++i) bytes[i * kPage + 1] = static_cast<uint8_t>(0x20 + i);  // the user writes
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(whole->host()[i * kPage + 1], 0x20 + i) << "page " << i;
+  EXPECT_EQ(first->host()[1], 0x20);
+  EXPECT_EQ(last->host()[1], 0x22);
+  whole->host()[2] = 0x30;  // the GPU writes through the newest view
+  whole->host()[2 * kPage + 2] = 0x32;
+  EXPECT_EQ(bytes[2], 0x30);
+  EXPECT_EQ(first->host()[2], 0x30);
+  EXPECT_EQ(last->host()[2], 0x32);
+  first.reset();  // freeing one registration leaves the others' pages in place
+  EXPECT_EQ(whole->host()[0], 0x10);
+  whole.reset();
+  last.reset();
+  EXPECT_EQ(bytes[2 * kPage + 2], 0x32);
+  munmap(range, 3 * kPage);
+}
+
 TEST(GpuVm, VM_PT_2_TablePagesOnDemandAndFreedWhenEmpty) {
   gpu::vm::GpuVm vm(3);
   EXPECT_EQ(vm.table_pages(), 1u);
