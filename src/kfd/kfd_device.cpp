@@ -8,6 +8,7 @@
 
 #include "kfd/aql_hw_queue.h"
 #include "kfd/device_state.h"
+#include "kfd/drm_render.h"
 
 namespace rocref::kfd {
 
@@ -175,7 +176,9 @@ int KfdDevice::ioctl(int fd, unsigned long request, void* arg) {
   std::unique_lock<std::mutex> lock(d.mu);
   auto it = d.fds.find(fd);
   if (it == d.fds.end()) return -EBADF;
-  if (it->second.kind == FdEntry::Kind::Render) return -EINVAL;  // amdgpu's DRM ioctls are not modeled
+  if (it->second.kind == FdEntry::Kind::Render) {  // KFD-DRM-1
+    return drm_render_ioctl(d.topology.gpu(*d.topology.gpu_index_by_minor(it->second.minor)), request, arg);
+  }
   auto pit = d.processes.find(fd);
   if (pit == d.processes.end() || pit->second->closed) return -EBADF;
   Process* p = pit->second.get();
@@ -283,6 +286,13 @@ int KfdDevice::munmap(void* addr, size_t length) {
 bool KfdDevice::owns_fd(int fd) const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   return impl_->fds.count(fd) != 0;
+}
+
+std::optional<uint32_t> KfdDevice::render_minor(int fd) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  const auto it = impl_->fds.find(fd);
+  if (it == impl_->fds.end() || it->second.kind != FdEntry::Kind::Render) return std::nullopt;
+  return it->second.minor;
 }
 
 bool KfdDevice::owns_mapping(const void* addr) const {

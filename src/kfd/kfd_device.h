@@ -44,6 +44,8 @@ class KfdDevice {
   Expected<void*, int> mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset);
   int munmap(void* addr, size_t length);                  // 0 or -EINVAL if not a model mapping
   bool owns_fd(int fd) const;
+  // The render minor a descriptor opened, or nullopt (a /dev/kfd descriptor, or none).
+  std::optional<uint32_t> render_minor(int fd) const;
   bool owns_mapping(const void* addr) const;
   // The GPUVM page-table entry an open process holds for va (0 when none maps it): what a
   // debugger reads of the page tables (umr), for checks of the PTE bits (GPU-GRAIN-1's MTYPE).

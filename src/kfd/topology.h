@@ -27,6 +27,7 @@ struct GpuDescription {
   uint32_t gfx_target_version = 90000;
   uint32_t vendor_id = 0x1002;
   uint32_t device_id = 0x6860;        // Vega 10
+  uint32_t pci_revision = 0x00;       // with 0x6860: Radeon Instinct MI25 (libdrm's amdgpu.ids)
   uint32_t location_id = 0x0300;      // PCI 03:00.0
   uint32_t drm_render_minor = 128;
   uint32_t cu_count = 64;

@@ -2,7 +2,9 @@
 //
 // ioctl and mmap on a model descriptor are answered by the KFD model with the
 // real request numbers, argument structs and errno values (PRE-IO-1); a model
-// mapping is unmapped by the model (PRE-IO-2); all else passes through.
+// mapping is unmapped by the model (PRE-IO-2); a duplicate of a model descriptor stands for the
+// same model descriptor (PRE-FD-2); all else passes through.
+#include <fcntl.h>
 #include <linux/kfd_ioctl.h>
 #include <sys/mman.h>
 
@@ -40,6 +42,36 @@ void* do_mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offs
   return rp::real::mmap(addr, length, prot, flags, fd, offset);
 }
 
+// Closes the model descriptor `real_fd` stood for when it was the last one (close, or the
+// implicit close of dup2/dup3's target).
+void release_model_fd(int real_fd) {
+  const int model = rp::unbind_model_fd(real_fd);
+  if (model >= 0) {
+    rp::ModelScope scope;
+    rocref::kfd::KfdDevice::instance().close(model);
+  }
+}
+
+// PRE-FD-2: `copy` (a successful dup of `original`) stands for the same model descriptor.
+int record_duplicate(int original, int copy) {
+  if (copy < 0 || copy == original || rp::inside_model()) return copy;
+  const int model = rp::model_fd_of(original);
+  if (model >= 0) rp::share_model_fd(copy, model);
+  return copy;
+}
+
+// dup2/dup3: the target is closed first if open; a model descriptor it stood for goes with it.
+int duplicate_onto(int original, int target, int result) {
+  if (result < 0 || original == target || rp::inside_model()) return result;
+  release_model_fd(target);
+  return record_duplicate(original, result);
+}
+
+int do_fcntl(int fd, int cmd, unsigned long arg) {
+  const int r = rp::real::fcntl(fd, cmd, arg);
+  return (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) ? record_duplicate(fd, r) : r;
+}
+
 }  // namespace
 
 extern "C" {
@@ -47,14 +79,26 @@ extern "C" {
 #define ROCREF_EXPORT __attribute__((visibility("default")))
 
 ROCREF_EXPORT int close(int fd) {
-  if (!rp::inside_model()) {
-    const int model = rp::unbind_model_fd(fd);
-    if (model >= 0) {
-      rp::ModelScope scope;
-      rocref::kfd::KfdDevice::instance().close(model);
-    }
-  }
+  if (!rp::inside_model()) release_model_fd(fd);
   return rp::real::close(fd);
+}
+
+ROCREF_EXPORT int dup(int fd) { return record_duplicate(fd, rp::real::dup(fd)); }
+ROCREF_EXPORT int dup2(int fd, int fd2) { return duplicate_onto(fd, fd2, rp::real::dup2(fd, fd2)); }
+ROCREF_EXPORT int dup3(int fd, int fd2, int flags) { return duplicate_onto(fd, fd2, rp::real::dup3(fd, fd2, flags)); }
+ROCREF_EXPORT int fcntl(int fd, int cmd, ...) {
+  va_list ap;
+  va_start(ap, cmd);
+  const unsigned long arg = va_arg(ap, unsigned long);  // an int or a pointer: glibc reads it so too
+  va_end(ap);
+  return do_fcntl(fd, cmd, arg);
+}
+ROCREF_EXPORT int fcntl64(int fd, int cmd, ...) {
+  va_list ap;
+  va_start(ap, cmd);
+  const unsigned long arg = va_arg(ap, unsigned long);
+  va_end(ap);
+  return do_fcntl(fd, cmd, arg);
 }
 
 ROCREF_EXPORT int ioctl(int fd, unsigned long request, ...) {

@@ -1,6 +1,7 @@
 // preload/hooks_stat.cpp - stat, access and readlink in the forms glibc 2.36 exports (PRE-HOOK-1).
 //
-// Model devices look like character devices (what ROCR and rocminfo check);
+// Model devices look like character devices (what ROCR and rocminfo check), by path and by
+// descriptor (libdrm's drmGetNodeTypeFromFd);
 // mirrored paths report the mirror's files (readlink: the mirror's sysfs-style
 // links); hidden host files are ENOENT (PRE-FS-3); the rest passes through.
 #include <fcntl.h>
@@ -9,8 +10,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
+#include <optional>
 
+#include "kfd/kfd_device.h"
 #include "preload/audit_log.h"
+#include "preload/model_fds.h"
 #include "preload/path_map.h"
 #include "preload/real_calls.h"
 #include "preload/reentry.h"
@@ -30,20 +35,39 @@ bool device_rdev(const rp::ResolvedPath& r, dev_t* rdev) {
   return true;
 }
 
+// PRE-STAT-2: the device a model descriptor (or a duplicate of one) opened.
+bool fd_rdev(int fd, dev_t* rdev) {
+  const int model = rp::model_fd_of(fd);
+  if (model < 0) return false;
+  rp::ModelScope scope;
+  const std::optional<uint32_t> render = rocref::kfd::KfdDevice::instance().render_minor(model);
+  *rdev = render ? makedev(kDrmMajor, *render) : makedev(kKfdMajor, 0);
+  return true;
+}
+
+int device_stat(dev_t rdev, struct stat* st) {
+  const int rc = rp::real::stat("/dev/null", st);
+  if (rc == 0) {
+    st->st_mode = S_IFCHR | 0666;
+    st->st_rdev = rdev;
+  }
+  return rc;
+}
+
+int do_fstat(int fd, struct stat* st) {
+  dev_t rdev;
+  if (!rp::inside_model() && fd_rdev(fd, &rdev)) return device_stat(rdev, st);
+  return rp::real::fstatat(fd, "", st, AT_EMPTY_PATH);
+}
+
 int do_fstatat(int dirfd, const char* path, struct stat* st, int flags) {
   if (rp::inside_model()) return rp::real::fstatat(dirfd, path, st, flags);
+  if ((flags & AT_EMPTY_PATH) != 0 && path != nullptr && path[0] == '\0') return do_fstat(dirfd, st);
   const rp::ResolvedPath r = rp::resolve_path(path);
   rp::audit_path(dirfd, path, r.kind);
   if (r.kind == rp::PathKind::Absent) return (errno = ENOENT, -1);
   dev_t rdev;
-  if (device_rdev(r, &rdev)) {
-    const int rc = rp::real::stat("/dev/null", st);
-    if (rc == 0) {
-      st->st_mode = S_IFCHR | 0666;
-      st->st_rdev = rdev;
-    }
-    return rc;
-  }
+  if (device_rdev(r, &rdev)) return device_stat(rdev, st);
   return rp::real::fstatat(dirfd, r.kind == rp::PathKind::Redirect ? r.host_path.c_str() : path, st, flags);
 }
 
@@ -103,13 +127,21 @@ ROCREF_EXPORT int __fxstatat(int, int dirfd, const char* path, struct stat* st, 
 ROCREF_EXPORT int __fxstatat64(int, int dirfd, const char* path, struct stat64* st, int flags) {
   return do_fstatat(dirfd, path, reinterpret_cast<struct stat*>(st), flags);
 }
+ROCREF_EXPORT int fstat(int fd, struct stat* st) { return do_fstat(fd, st); }
+ROCREF_EXPORT int fstat64(int fd, struct stat64* st) { return do_fstat(fd, reinterpret_cast<struct stat*>(st)); }
+ROCREF_EXPORT int __fxstat(int, int fd, struct stat* st) { return do_fstat(fd, st); }
+ROCREF_EXPORT int __fxstat64(int, int fd, struct stat64* st) {
+  return do_fstat(fd, reinterpret_cast<struct stat*>(st));
+}
 ROCREF_EXPORT int statx(int dirfd, const char* path, int flags, unsigned mask, struct statx* st) {
   if (rp::inside_model()) return rp::real::statx(dirfd, path, flags, mask, st);
-  const rp::ResolvedPath r = rp::resolve_path(path);
-  rp::audit_path(dirfd, path, r.kind);
-  if (r.kind == rp::PathKind::Absent) return (errno = ENOENT, -1);
   dev_t rdev;
-  if (device_rdev(r, &rdev)) {
+  const bool of_fd = (flags & AT_EMPTY_PATH) != 0 && path != nullptr && path[0] == '\0';
+  if (of_fd && !fd_rdev(dirfd, &rdev)) return rp::real::statx(dirfd, path, flags, mask, st);
+  const rp::ResolvedPath r = of_fd ? rp::ResolvedPath{} : rp::resolve_path(path);
+  if (!of_fd) rp::audit_path(dirfd, path, r.kind);
+  if (r.kind == rp::PathKind::Absent) return (errno = ENOENT, -1);
+  if (of_fd || device_rdev(r, &rdev)) {
     const int rc = rp::real::statx(AT_FDCWD, "/dev/null", flags, mask, st);
     if (rc == 0) {
       st->stx_mode = S_IFCHR | 0666;

@@ -40,6 +40,15 @@ bool own_status_file(const char* path) {
   return tail == "/status";
 }
 
+// rest = "/226:<minor>..." for a model render minor.
+bool model_drm_char(const char* rest) {
+  if (std::strncmp(rest, "/226:", 5) != 0) return false;
+  uint32_t minor = 0;
+  size_t i = 5;
+  for (; rest[i] >= '0' && rest[i] <= '9' && i < 11; ++i) minor = minor * 10 + uint32_t(rest[i] - '0');
+  return i > 5 && (rest[i] == '\0' || rest[i] == '/') && is_model_render_minor(minor);
+}
+
 }  // namespace
 
 ResolvedPath resolve_path(const char* path) {
@@ -85,6 +94,11 @@ ResolvedPath resolve_path(const char* path) {
     r.kind = PathKind::Redirect;
     r.host_path = mirror_root() + path;
     if (mirror_root().empty()) r.kind = PathKind::Absent;  // never the host's instead
+  } else if (under(path, "/sys/dev/char", &rest) && model_drm_char(rest)) {
+    // PRE-FS-5: a model render node's sysfs directory, where libdrm finds the device's nodes.
+    ensure_drm_mirror();
+    r.kind = PathKind::Redirect;
+    r.host_path = mirror_root() + "/dev_char" + rest;
   } else if (own_status_file(path)) {
     r.kind = PathKind::Status;
   } else if (under(path, "/sys/bus/event_source/devices/amd_iommu", &rest) ||

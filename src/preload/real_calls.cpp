@@ -72,6 +72,26 @@ int close(int fd) {
   if (fn == nullptr) return int(::syscall(SYS_close, fd));
   return fn(fd);
 }
+int fcntl(int fd, int cmd, unsigned long arg) {
+  ROCREF_NEXT(int (*)(int, int, ...), "fcntl");
+  if (fn == nullptr) return int(::syscall(SYS_fcntl, fd, cmd, arg));
+  return fn(fd, cmd, arg);
+}
+int dup(int fd) {
+  ROCREF_NEXT(int (*)(int), "dup");
+  if (fn == nullptr) return int(::syscall(SYS_dup, fd));
+  return fn(fd);
+}
+int dup2(int fd, int fd2) {
+  ROCREF_NEXT(int (*)(int, int), "dup2");
+  if (fn == nullptr) return int(::syscall(SYS_dup2, fd, fd2));
+  return fn(fd, fd2);
+}
+int dup3(int fd, int fd2, int flags) {
+  ROCREF_NEXT(int (*)(int, int, int), "dup3");
+  if (fn == nullptr) return int(::syscall(SYS_dup3, fd, fd2, flags));
+  return fn(fd, fd2, flags);
+}
 int ioctl(int fd, unsigned long request, void* arg) {
   ROCREF_NEXT(int (*)(int, unsigned long, ...), "ioctl");
   return fn(fd, request, arg);

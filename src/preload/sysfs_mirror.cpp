@@ -186,6 +186,26 @@ void ensure_module_mirror() {
   });
 }
 
+void ensure_drm_mirror() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const std::vector<uint32_t>& minors = model_render_minors();
+    ModelScope scope;
+    const std::string& root = mirror_root();
+    if (root.empty()) return;
+    ::mkdir((root + "/dev_char").c_str(), 0755);
+    for (uint32_t minor : minors) {
+      const std::string device = root + "/dev_char/226:" + std::to_string(minor) + "/device";
+      ::mkdir((root + "/dev_char/226:" + std::to_string(minor)).c_str(), 0755);
+      ::mkdir(device.c_str(), 0755);
+      ::mkdir((device + "/drm").c_str(), 0755);
+      // amdgpu's primary node and render node of one device: card<i> and renderD<128 + i>.
+      ::mkdir((device + "/drm/card" + std::to_string(minor - 128)).c_str(), 0755);
+      ::mkdir((device + "/drm/renderD" + std::to_string(minor)).c_str(), 0755);
+    }
+  });
+}
+
 const std::vector<uint32_t>& model_render_minors() {
   static const std::vector<uint32_t>* minors = [] {
     ensure_topology_mirror();

@@ -25,5 +25,8 @@ void ensure_proc_modules_mirror();
 void ensure_module_mirror();
 // drm_render_minor of every modeled GPU node (reads the topology mirror).
 const std::vector<uint32_t>& model_render_minors();
+// <root>/dev_char/226:<minor>/device/drm/{card<minor - 128>,renderD<minor>} for every model
+// render minor: the directories libdrm looks a DRM device's nodes up in (PRE-FS-5).
+void ensure_drm_mirror();
 
 }  // namespace rocref::preload

@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <optional>
 #include <string>
 
 #include "thunk/key_values.h"
+#include "thunk/marketing_name.h"
 
 namespace rocref::thunk {
 namespace {
@@ -159,6 +161,11 @@ HSAKMT_STATUS read_once(Transport& t, Topology* out) {
     n.gpu_id = static_cast<uint32_t>(*gpu_id);
     fill_node(*props, &n);
     if (n.props.NumFComputeCores != 0 && n.gfx_target_version == 0) return HSAKMT_STATUS_ERROR;
+    if (n.gfx_target_version != 0) {
+      const std::string name = marketing_name(t, static_cast<uint32_t>(n.props.DrmRenderMinor));
+      const size_t len = std::min(name.size(), std::size(n.props.MarketingName) - 1);
+      for (size_t c = 0; c < len; ++c) n.props.MarketingName[c] = static_cast<unsigned char>(name[c]);
+    }
     n.mem.resize(n.props.NumMemoryBanks);
     for (uint32_t b = 0; b < n.props.NumMemoryBanks; ++b)
       if (!read_mem(t, i, b, &n.mem[b])) return HSAKMT_STATUS_ERROR;

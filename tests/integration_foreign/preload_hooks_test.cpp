@@ -89,6 +89,36 @@ TEST(PreloadHooks, PRE_FD_1_ModelDescriptorsAreRealFilesToFcntlAndDup) {
   close(fd);
 }
 
+// PRE-FD-2: a duplicate is the same open file: its ioctls reach the model after the original
+// is closed, and the model descriptor closes with the last copy (libdrm dups the render node).
+TEST(PreloadHooks, PRE_FD_2_DuplicatesStandForTheSameModelDescriptor) {
+  const int fd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  const int by_dup = dup(fd);
+  const int by_fcntl = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  ASSERT_GE(by_dup, 0);
+  ASSERT_GE(by_fcntl, 0);
+  EXPECT_EQ(fcntl(by_fcntl, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+  ASSERT_EQ(close(fd), 0);
+  kfd_ioctl_get_version_args v{};
+  EXPECT_EQ(ioctl(by_dup, AMDKFD_IOC_GET_VERSION, &v), 0) << std::strerror(errno);
+  EXPECT_EQ(v.major_version, 1u);
+  // dup2 onto another model descriptor: the target's own model descriptor is closed, and the
+  // number now stands for the copied one.
+  const int other = open("/dev/kfd", O_RDWR | O_CLOEXEC);
+  ASSERT_GE(other, 0);
+  ASSERT_EQ(dup2(by_fcntl, other), other);
+  ASSERT_EQ(close(by_dup), 0);
+  ASSERT_EQ(close(by_fcntl), 0);
+  v = {};
+  EXPECT_EQ(ioctl(other, AMDKFD_IOC_GET_VERSION, &v), 0) << "the last copy keeps the model descriptor open";
+  ASSERT_EQ(close(other), 0);
+  const int plain = dup(STDERR_FILENO);  // not a model descriptor: its ioctls stay the kernel's
+  ASSERT_GE(plain, 0);
+  EXPECT_EQ(ioctl(plain, AMDKFD_IOC_GET_VERSION, &v), -1);
+  close(plain);
+}
+
 TEST(PreloadHooks, PRE_IO_1_ModelErrnosReachTheCaller) {
   const int fd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
   ASSERT_GE(fd, 0);
@@ -133,6 +163,46 @@ TEST(PreloadHooks, PRE_STAT_1_DevicesLookLikeCharacterDevices) {
   EXPECT_TRUE(S_ISCHR(st.st_mode));
   EXPECT_EQ(major(st.st_rdev), 226u);
   EXPECT_EQ(minor(st.st_rdev), minor);
+}
+
+// PRE-STAT-2: fstat of a model descriptor (and fstatat/statx with AT_EMPTY_PATH) reports the
+// device it opened, as libdrm's drmGetNodeTypeFromFd checks.
+TEST(PreloadHooks, PRE_STAT_2_DescriptorsOfDevicesAreCharacterDevices) {
+  const uint32_t minor = gpu_render_minor();
+  ASSERT_NE(minor, 0u);
+  const int render = open(("/dev/dri/renderD" + std::to_string(minor)).c_str(), O_RDWR | O_CLOEXEC);
+  const int kfd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
+  ASSERT_GE(render, 0);
+  ASSERT_GE(kfd, 0);
+  struct stat st {};
+  ASSERT_EQ(fstat(render, &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  EXPECT_EQ(major(st.st_rdev), 226u);
+  EXPECT_EQ(minor(st.st_rdev), minor);
+  ASSERT_EQ(fstatat(render, "", &st, AT_EMPTY_PATH), 0);
+  EXPECT_EQ(minor(st.st_rdev), minor);
+  struct statx sx {};
+  ASSERT_EQ(statx(render, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &sx), 0);
+  EXPECT_TRUE(S_ISCHR(sx.stx_mode));
+  EXPECT_EQ(sx.stx_rdev_major, 226u);
+  EXPECT_EQ(sx.stx_rdev_minor, minor);
+  const int copy = dup(render);
+  ASSERT_EQ(fstat(copy, &st), 0);
+  EXPECT_EQ(minor(st.st_rdev), minor) << "a duplicate is the same device";
+  ASSERT_EQ(fstat(kfd, &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  EXPECT_NE(major(st.st_rdev), 226u);
+  ASSERT_EQ(fstat(STDIN_FILENO, &st), 0) << "other descriptors are the kernel's";
+  // libdrm's drmNodeIsDRM: the device's sysfs directory exists, with its DRM nodes (PRE-FS-5).
+  const std::string drm = "/sys/dev/char/226:" + std::to_string(minor) + "/device/drm";
+  ASSERT_EQ(stat(drm.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISDIR(st.st_mode));
+  const auto nodes = list_dir(drm);
+  EXPECT_EQ(std::set<std::string>(nodes.begin(), nodes.end()),
+            (std::set<std::string>{"card" + std::to_string(minor - 128), "renderD" + std::to_string(minor)}));
+  close(copy);
+  close(render);
+  close(kfd);
 }
 
 TEST(PreloadHooks, PRE_OPEN_2_UnknownRenderMinorIsNotTheModels) {

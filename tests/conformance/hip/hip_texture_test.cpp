@@ -7,9 +7,13 @@
 
 #if HIP_SUITE_AMD_API
 namespace hip_suite {
-namespace {
 
+// External linkage: the runtime finds a texture reference's device variable by name in the code
+// object, and clang emits no symbol for one in an anonymous namespace (hipBindTexture2D would
+// abort in AMD's runtime on any GPU).
 texture<float, hipTextureType1D, hipReadModeElementType> g_tex_ref;
+
+namespace {
 
 __global__ void fetch_object(hipTextureObject_t tex, float* out, int n) {
   const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);

@@ -1,7 +1,11 @@
 // tests/conformance/hsakmt/topology_test.cpp - system, node, memory, cache and io-link properties.
 #include "hsakmt_fixture.h"
 
+#include <cstdio>
+#include <fstream>
 #include <map>
+#include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -40,6 +44,29 @@ TEST_F(Hsakmt_Topology, GpuNodeIsSelfConsistent) {
   bool hsa_cu = false;
   for (const auto& c : caches) hsa_cu |= c.CacheType.ui32.HSACU != 0;
   EXPECT_TRUE(hsa_cu) << "a GPU node needs a cache of the HSA-CU type";
+}
+
+// THUNK-TOPO-1, KFD-DRM-1: libhsakmt names a GPU node as libdrm does, by the device id (and PCI
+// revision) the render node's AMDGPU_INFO reports, looked up in libdrm's amdgpu.ids.
+TEST_F(Hsakmt_Topology, THUNK_TOPO_1_GpuNodeHasItsMarketingName) {
+  std::string name;
+  for (HSAuint16 c : gpu_.MarketingName) {
+    if (c == 0) break;
+    name += static_cast<char>(c);
+  }
+  ASSERT_FALSE(name.empty()) << "no marketing name for device 0x" << std::hex << gpu_.DeviceId;
+  std::ifstream ids("/usr/share/libdrm/amdgpu.ids");
+  ASSERT_TRUE(ids.good()) << "libdrm-common's amdgpu.ids";
+  std::set<std::string> names;  // every name amdgpu.ids gives this device id, whatever the revision
+  char id[16];
+  for (std::string line; std::getline(ids, line);) {
+    std::snprintf(id, sizeof id, "%04X,", gpu_.DeviceId);
+    if (line.rfind(id, 0) != 0) continue;
+    const size_t comma = line.find(',', 5);
+    const size_t start = line.find_first_not_of(" \t", comma + 1);
+    if (comma != std::string::npos && start != std::string::npos) names.insert(line.substr(start));
+  }
+  EXPECT_EQ(names.count(name), 1u) << name;
 }
 
 TEST_F(Hsakmt_Topology, GpuMemoryBanksIncludeFrameBufferAndThunkHeaps) {

@@ -70,6 +70,10 @@ int FakeKfd::close(int fd) {
 
 int FakeKfd::ioctl(int fd, unsigned long request, void* arg) {
   const unsigned nr = _IOC_NR(request);
+  if (fd == kRenderFd) {  // amdgpu's DRM ioctls (libhsakmt's marketing-name query): not scripted
+    render_ioctl_log.push_back(nr);
+    return -EINVAL;
+  }
   ioctl_log.push_back(nr);
   if (fd != kKfdFd) return -EBADF;
   if (const auto it = fail_ioctl.find(nr); it != fail_ioctl.end()) return it->second;

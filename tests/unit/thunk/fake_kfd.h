@@ -54,7 +54,8 @@ class FakeKfd final : public Transport {
   uint32_t major_version = KFD_IOCTL_MAJOR_VERSION;
 
   // --- observations ------------------------------------------------------------
-  std::vector<unsigned> ioctl_log;                   // ioctl numbers (_IOC_NR) in call order
+  std::vector<unsigned> ioctl_log;         // /dev/kfd ioctl numbers (_IOC_NR) in call order
+  std::vector<unsigned> render_ioctl_log;  // the same for the render node (DRM ioctls)
   std::vector<kfd_ioctl_alloc_memory_of_gpu_args> allocs;
   std::vector<kfd_ioctl_create_event_args> created_events;
   std::vector<MmapCall> mmaps;
