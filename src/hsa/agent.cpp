@@ -33,6 +33,10 @@ Agent::Agent(uint32_t node_id, const HsaNodeProperties& properties, hsa_device_t
     std::snprintf(isa, sizeof isa, "gfx%u%u%x", properties.EngineId.ui32.Major, properties.EngineId.ui32.Minor,
                   properties.EngineId.ui32.Stepping);
     name_ = isa;
+    // ROCR takes the agent's XNACK from the process's mode (hsaKmtGetXNACKMode), off if unknown.
+    HSAint32 xnack = 0;
+    if (hsaKmtGetXNACKMode(&xnack) != HSAKMT_STATUS_SUCCESS) xnack = 0;
+    isa_ = agent_isa(name_, xnack != 0);
   } else {
     name_ = ascii(properties.MarketingName, HSA_PUBLIC_NAME_SIZE);
     if (name_.empty()) name_ = reinterpret_cast<const char*>(properties.AMDName);
@@ -97,7 +101,7 @@ hsa_status_t Agent::get_info(uint32_t attribute, void* value) const {
     case HSA_AGENT_INFO_NODE: return put_info<uint32_t>(value, node_id_);
     case HSA_AGENT_INFO_DEVICE: return put_info<hsa_device_type_t>(value, type_);
     case HSA_AGENT_INFO_CACHE_SIZE: std::memcpy(value, cache_bytes_, sizeof cache_bytes_); return HSA_STATUS_SUCCESS;
-    case HSA_AGENT_INFO_ISA: return put_info<hsa_isa_t>(value, hsa_isa_t{gpu ? reinterpret_cast<uint64_t>(&name_) : 0});
+    case HSA_AGENT_INFO_ISA: return put_info<hsa_isa_t>(value, isa_ != nullptr ? isa_handle(*isa_) : hsa_isa_t{0});
     case HSA_AGENT_INFO_EXTENSIONS: std::memset(value, 0, 128); return HSA_STATUS_SUCCESS;
     case HSA_AGENT_INFO_VERSION_MAJOR: return put_info<uint16_t>(value, 1);
     case HSA_AGENT_INFO_VERSION_MINOR: return put_info<uint16_t>(value, 1);

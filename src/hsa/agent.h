@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "hsa/isa.h"
+
 namespace rocref::hsa {
 
 class MemoryRegion;
@@ -33,6 +35,8 @@ class Agent {
   uint32_t node_id() const noexcept { return node_id_; }
   const HsaNodeProperties& properties() const noexcept { return properties_; }
   const std::string& name() const noexcept { return name_; }
+  // HSA-ISA-1: a GPU's instruction set (its processor in the process's XNACK mode); nullptr for a CPU.
+  const Isa* isa() const noexcept { return isa_; }
   uint32_t compute_unit_count() const noexcept;
 
   // Regions this agent owns (its memory banks; for the CPU: system and kernarg).
@@ -51,6 +55,7 @@ class Agent {
   HsaNodeProperties properties_;
   hsa_device_type_t type_;
   std::string name_;
+  const Isa* isa_ = nullptr;
   uint32_t cache_bytes_[4] = {};  // L1..L4, bytes
   std::vector<std::unique_ptr<MemoryRegion>> owned_;
   std::vector<MemoryRegion*> visible_;
