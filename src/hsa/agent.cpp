@@ -38,17 +38,22 @@ Agent::Agent(uint32_t node_id, const HsaNodeProperties& properties, hsa_device_t
     if (hsaKmtGetXNACKMode(&xnack) != HSAKMT_STATUS_SUCCESS) xnack = 0;
     isa_ = agent_isa(name_, xnack != 0);
   } else {
-    name_ = ascii(properties.MarketingName, HSA_PUBLIC_NAME_SIZE);
-    if (name_.empty()) name_ = reinterpret_cast<const char*>(properties.AMDName);
-    if (name_.empty()) name_ = "CPU";
+    name_ = ascii(properties.MarketingName, HSA_PUBLIC_NAME_SIZE);  // /proc/cpuinfo's model name
   }
   const uint32_t processor = is_gpu() ? properties.FComputeIdLo : properties.CComputeIdLo;
   std::vector<HsaCacheProperties> caches(properties.NumCaches);
   if (!caches.empty() &&
       hsaKmtGetNodeCacheProperties(node_id, processor, properties.NumCaches, caches.data()) == HSAKMT_STATUS_SUCCESS) {
-    for (const HsaCacheProperties& cache : caches)
-      if (cache.CacheLevel >= 1 && cache.CacheLevel <= 4 && cache_bytes_[cache.CacheLevel - 1] == 0)
+    for (const HsaCacheProperties& cache : caches) {
+      if (cache.CacheLevel < 1 || cache.CacheLevel > 4) continue;
+      if (is_gpu()) {
+        if (cache_bytes_[cache.CacheLevel - 1] == 0) cache_bytes_[cache.CacheLevel - 1] = cache.CacheSize * 1024;
+      } else if (cache.CacheType.ui32.CPU == 1 && cache.CacheType.ui32.Instruction == 0) {
+        // ROCR's CPU agent keeps data caches only: a unified L2 or L3 (data and instruction)
+        // is left out, and the last cache of a level wins.
         cache_bytes_[cache.CacheLevel - 1] = cache.CacheSize * 1024;  // KFD reports KiB
+      }
+    }
   }
 }
 
@@ -69,17 +74,17 @@ hsa_status_t Agent::get_info(uint32_t attribute, void* value) const {
   const bool gpu = is_gpu();
   switch (attribute) {
     case HSA_AGENT_INFO_NAME: return put_string(value, name_, 64);
-    case HSA_AGENT_INFO_VENDOR_NAME: return put_string(value, gpu || p.VendorId == 0x1002 ? "AMD" : "CPU", 64);
+    case HSA_AGENT_INFO_VENDOR_NAME: return put_string(value, gpu ? "AMD" : "CPU", 64);
+    // ROCR's CPU agent dispatches nothing (feature 0) and is a full-profile agent.
     case HSA_AGENT_INFO_FEATURE:
-      return put_info<hsa_agent_feature_t>(value,
-                                           gpu ? HSA_AGENT_FEATURE_KERNEL_DISPATCH : HSA_AGENT_FEATURE_AGENT_DISPATCH);
+      return put_info<hsa_agent_feature_t>(value, gpu ? HSA_AGENT_FEATURE_KERNEL_DISPATCH : hsa_agent_feature_t{});
     case HSA_AGENT_INFO_MACHINE_MODEL: return put_info<hsa_machine_model_t>(value, HSA_MACHINE_MODEL_LARGE);
-    case HSA_AGENT_INFO_PROFILE: return put_info<hsa_profile_t>(value, HSA_PROFILE_BASE);
+    case HSA_AGENT_INFO_PROFILE: return put_info<hsa_profile_t>(value, gpu ? HSA_PROFILE_BASE : HSA_PROFILE_FULL);
     case HSA_AGENT_INFO_DEFAULT_FLOAT_ROUNDING_MODE:
       return put_info<hsa_default_float_rounding_mode_t>(value, HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR);
     case HSA_AGENT_INFO_BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES:
       return put_info<hsa_default_float_rounding_mode_t>(value, HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR);
-    case HSA_AGENT_INFO_FAST_F16_OPERATION: return put_info<bool>(value, false);
+    case HSA_AGENT_INFO_FAST_F16_OPERATION: return put_info<bool>(value, gpu);  // gfx9's ISA has it
     case HSA_AGENT_INFO_WAVEFRONT_SIZE: return put_info<uint32_t>(value, gpu ? p.WaveFrontSize : 0);
     case HSA_AGENT_INFO_WORKGROUP_MAX_DIM: {
       const uint16_t dims[3] = {static_cast<uint16_t>(gpu ? 1024 : 0), static_cast<uint16_t>(gpu ? 1024 : 0),
@@ -111,7 +116,8 @@ hsa_status_t Agent::get_info(uint32_t attribute, void* value) const {
     case HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY:
       return put_info<uint32_t>(value, gpu ? p.MaxEngineClockMhzFCompute : p.MaxEngineClockMhzCCompute);
     case HSA_AMD_AGENT_INFO_DRIVER_NODE_ID: return put_info<uint32_t>(value, node_id_);
-    case HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS: return put_info<uint32_t>(value, 0);
+    case HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS:
+      return put_info<uint32_t>(value, 1u << p.Capability.ui32.WatchPointsTotalBits);
     case HSA_AMD_AGENT_INFO_BDFID: return put_info<uint32_t>(value, p.LocationId);
     case HSA_AMD_AGENT_INFO_MEMORY_WIDTH: return put_info<uint32_t>(value, 0);
     case HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY: return put_info<uint32_t>(value, 0);
@@ -127,10 +133,10 @@ hsa_status_t Agent::get_info(uint32_t attribute, void* value) const {
     case HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES: return put_info<bool>(value, false);
     case HSA_AMD_AGENT_INFO_UUID: {
       char uuid[21];
-      if (gpu)
+      // A GPU without a unique id (and every CPU) answers "XX", as ROCR does.
+      if (gpu && p.UniqueID != 0)
         std::snprintf(uuid, sizeof uuid, "GPU-%016llx", static_cast<unsigned long long>(p.UniqueID));
-      else
-        std::snprintf(uuid, sizeof uuid, "CPU-XX");
+      else std::snprintf(uuid, sizeof uuid, gpu ? "GPU-XX" : "CPU-XX");
       std::memcpy(value, uuid, sizeof uuid);
       return HSA_STATUS_SUCCESS;
     }

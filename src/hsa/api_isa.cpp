@@ -79,7 +79,8 @@ hsa_status_t HSA_API hsa_isa_compatible(hsa_isa_t code_object_isa, hsa_isa_t age
   return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t HSA_API hsa_isa_iterate_wavefronts(hsa_isa_t isa, hsa_status_t (*callback)(hsa_wavefront_t wavefront, void* data),
+hsa_status_t HSA_API hsa_isa_iterate_wavefronts(hsa_isa_t isa,
+                                                hsa_status_t (*callback)(hsa_wavefront_t wavefront, void* data),
                                                 void* data) {
   if (runtime() == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   const Isa* object = rocref::hsa::isa_of(isa);

@@ -28,7 +28,7 @@ namespace {
 // HSA-MEM-3: checks shared by hsa_memory_allocate and hsa_amd_memory_pool_allocate.
 hsa_status_t allocate(Runtime* rt, MemoryRegion* region, size_t size, void** ptr) {
   if (ptr == nullptr || size == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  if (size > region->alloc_max_size()) return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+  if (!region->allocatable() || size > region->alloc_max_size()) return HSA_STATUS_ERROR_INVALID_ALLOCATION;
   return rt->allocate(*region, size, ptr);
 }
 

@@ -106,8 +106,8 @@ const Isa* agent_isa(std::string_view processor, bool xnack_on) noexcept {
   for (const Isa& entry : table()) {
     if (entry.processor != processor) continue;
     const bool sramecc_ok = entry.sramecc == TargetFeature::Unsupported || entry.sramecc == TargetFeature::Off;
-    const bool xnack_ok = entry.xnack == TargetFeature::Unsupported ||
-                          entry.xnack == (xnack_on ? TargetFeature::On : TargetFeature::Off);
+    const bool xnack_ok =
+        entry.xnack == TargetFeature::Unsupported || entry.xnack == (xnack_on ? TargetFeature::On : TargetFeature::Off);
     if (sramecc_ok && xnack_ok) return &entry;
   }
   return nullptr;
@@ -120,12 +120,9 @@ hsa_status_t isa_get_info(const Isa& isa, hsa_isa_info_t attribute, void* value)
     case HSA_ISA_INFO_NAME:
       std::memcpy(value, isa.full_name.c_str(), isa.full_name.size() + 1);
       return HSA_STATUS_SUCCESS;
-    case HSA_ISA_INFO_CALL_CONVENTION_COUNT:
-      return put(value, uint32_t{1});
-    case HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE:
-      return put(value, isa.wavefront_size);
-    case HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT:
-      return put(value, kWavefrontsPerCu);
+    case HSA_ISA_INFO_CALL_CONVENTION_COUNT: return put(value, uint32_t{1});
+    case HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE: return put(value, isa.wavefront_size);
+    case HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT: return put(value, kWavefrontsPerCu);
     case HSA_ISA_INFO_MACHINE_MODELS:  // large only
       return put(value, std::array<bool, 2>{false, true});
     case HSA_ISA_INFO_PROFILES:  // base only
@@ -133,20 +130,14 @@ hsa_status_t isa_get_info(const Isa& isa, hsa_isa_info_t attribute, void* value)
     case HSA_ISA_INFO_DEFAULT_FLOAT_ROUNDING_MODES:
     case HSA_ISA_INFO_BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES:  // near only
       return put(value, std::array<bool, 3>{false, false, true});
-    case HSA_ISA_INFO_FAST_F16_OPERATION:
-      return put(value, true);
+    case HSA_ISA_INFO_FAST_F16_OPERATION: return put(value, true);
     case HSA_ISA_INFO_WORKGROUP_MAX_DIM:
       return put(value, std::array<uint16_t, 3>{kWorkgroupMaxDim, kWorkgroupMaxDim, kWorkgroupMaxDim});
-    case HSA_ISA_INFO_WORKGROUP_MAX_SIZE:
-      return put(value, kWorkgroupMaxSize);
-    case HSA_ISA_INFO_GRID_MAX_DIM:
-      return put(value, hsa_dim3_t{UINT32_MAX, UINT32_MAX, UINT32_MAX});
-    case HSA_ISA_INFO_GRID_MAX_SIZE:
-      return put(value, UINT64_MAX);
-    case HSA_ISA_INFO_FBARRIER_MAX_SIZE:
-      return put(value, kFbarrierMaxSize);
-    default:
-      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    case HSA_ISA_INFO_WORKGROUP_MAX_SIZE: return put(value, kWorkgroupMaxSize);
+    case HSA_ISA_INFO_GRID_MAX_DIM: return put(value, hsa_dim3_t{UINT32_MAX, UINT32_MAX, UINT32_MAX});
+    case HSA_ISA_INFO_GRID_MAX_SIZE: return put(value, UINT64_MAX);
+    case HSA_ISA_INFO_FBARRIER_MAX_SIZE: return put(value, kFbarrierMaxSize);
+    default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
 }
 

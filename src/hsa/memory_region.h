@@ -1,9 +1,10 @@
 // hsa/memory_region.h - a memory region / AMD memory pool and its allocator.
 //
 // One object answers both hsa_region_get_info and hsa_amd_memory_pool_get_info
-// (ROCR keeps regions and pools as one object too). Kinds: coarse-grained VRAM
-// of a GPU node, fine-grained system memory and the kernarg pool of the CPU
-// node (HSA-MEM-1). Allocation goes through hsaKmtAllocMemory and
+// (ROCR keeps regions and pools as one object too). Kinds, as ROCR 5.2.3 lists
+// them: coarse-grained VRAM and the group segment (LDS, not allocatable) of a GPU
+// node; fine-grained, kernarg and coarse-grained system memory of the CPU node
+// (HSA-MEM-1). Allocation goes through hsaKmtAllocMemory and
 // hsaKmtMapMemoryToGPU, so the GPU model reaches the memory through GPUVM.
 #pragma once
 
@@ -20,7 +21,7 @@ class Agent;
 
 class MemoryRegion {
  public:
-  enum class Kind { DeviceLocal, System, Kernarg };
+  enum class Kind { DeviceLocal, Group, System, Kernarg, SystemCoarse };
   static constexpr size_t kGranule = 4096;
 
   MemoryRegion(Agent& owner, Kind kind, uint64_t size) noexcept : owner_(owner), kind_(kind), size_(size) {}
@@ -29,7 +30,12 @@ class MemoryRegion {
   Agent& owner() const noexcept { return owner_; }
   Kind kind() const noexcept { return kind_; }
   uint64_t size() const noexcept { return size_; }
-  size_t alloc_max_size() const noexcept { return size_; }
+  bool is_system() const noexcept {
+    return kind_ == Kind::System || kind_ == Kind::Kernarg || kind_ == Kind::SystemCoarse;
+  }
+  bool allocatable() const noexcept { return kind_ != Kind::Group; }
+  // ROCR lets one system-memory allocation be twice the system memory (measured); VRAM its size.
+  size_t alloc_max_size() const noexcept { return is_system() ? 2 * size_ : allocatable() ? size_ : 0; }
   uint32_t global_flags() const noexcept;
 
   // HSA_STATUS_ERROR_INVALID_ARGUMENT for an unknown attribute.

@@ -73,12 +73,15 @@ hsa_status_t Runtime::open() {
       auto agent = std::make_unique<Agent>(node, properties, HSA_DEVICE_TYPE_CPU);
       agent->add_region(std::make_unique<MemoryRegion>(*agent, MemoryRegion::Kind::System, system_bytes));
       agent->add_region(std::make_unique<MemoryRegion>(*agent, MemoryRegion::Kind::Kernarg, system_bytes));
+      agent->add_region(std::make_unique<MemoryRegion>(*agent, MemoryRegion::Kind::SystemCoarse, system_bytes));
       if (cpu_agent_ == nullptr) cpu_agent_ = agent.get();
       agents_.push_back(std::move(agent));
     } else if (properties.NumFComputeCores > 0) {
       auto agent = std::make_unique<Agent>(node, properties, HSA_DEVICE_TYPE_GPU);
       if (local_bytes > 0)
         agent->add_region(std::make_unique<MemoryRegion>(*agent, MemoryRegion::Kind::DeviceLocal, local_bytes));
+      agent->add_region(
+          std::make_unique<MemoryRegion>(*agent, MemoryRegion::Kind::Group, uint64_t{properties.LDSSizeInKB} * 1024));
       gpus.push_back(agent.get());
       agents_.push_back(std::move(agent));
     }

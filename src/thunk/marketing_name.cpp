@@ -71,4 +71,29 @@ std::string marketing_name(Transport& t, uint32_t render_minor) {
   return amdgpu_ids_name(text.str(), dev.device_id, dev.pci_rev).value_or("");
 }
 
+std::string cpu_model_name(std::string_view cpuinfo, uint32_t first_core_apicid) {
+  std::string first, current;
+  while (!cpuinfo.empty()) {
+    const size_t eol = cpuinfo.find('\n');
+    const std::string_view line = cpuinfo.substr(0, eol);
+    cpuinfo = eol == std::string_view::npos ? std::string_view{} : cpuinfo.substr(eol + 1);
+    const size_t colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    const std::string_view key = trim(line.substr(0, colon)), value = trim(line.substr(colon + 1));
+    if (key == "model name") {
+      current = std::string(value);
+      if (first.empty()) first = current;
+    } else if (key == "apicid" && !current.empty()) {
+      uint64_t id = 0;
+      bool digits = !value.empty();
+      for (char c : value) {
+        if (c < '0' || c > '9') digits = false;
+        else id = id * 10 + static_cast<uint64_t>(c - '0');
+      }
+      if (digits && id == first_core_apicid) return current;
+    }
+  }
+  return first;
+}
+
 }  // namespace rocref::thunk

@@ -1,4 +1,4 @@
-// thunk/marketing_name.h - a GPU node's marketing name, found as libhsakmt finds it.
+// thunk/marketing_name.h - a node's marketing name, found as libhsakmt finds it.
 //
 // libhsakmt asks libdrm: amdgpu_device_initialize on the node's render node, then
 // amdgpu_get_marketing_name, which looks the AMDGPU_INFO_DEV_INFO device id and PCI revision up
@@ -24,5 +24,8 @@ std::optional<std::string> amdgpu_ids_name(std::string_view ids_text, uint32_t d
 // The marketing name of the GPU behind render node `minor`, or "" (no such node, no answer
 // from the driver, no entry: libhsakmt then leaves the name empty too).
 std::string marketing_name(Transport& t, uint32_t render_minor);
+// A CPU node's name, as libhsakmt takes it: the "model name" /proc/cpuinfo gives the processor
+// whose apicid is the node's first core (else the first processor's), or "".
+std::string cpu_model_name(std::string_view cpuinfo, uint32_t first_core_apicid);
 
 }  // namespace rocref::thunk

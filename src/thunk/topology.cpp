@@ -153,6 +153,7 @@ HSAKMT_STATUS read_once(Transport& t, Topology* out) {
     if (parse_u64(e, &id) && id < 1024) count = std::max<uint32_t>(count, static_cast<uint32_t>(id) + 1);
   }
   out->nodes.assign(count, NodeTopology{});
+  std::optional<std::string> cpuinfo;  // read for the first CPU node
   for (uint32_t i = 0; i < count; ++i) {
     NodeTopology& n = out->nodes[i];
     const auto gpu_id = read_number(t, node_path(i) + "/gpu_id");
@@ -161,11 +162,15 @@ HSAKMT_STATUS read_once(Transport& t, Topology* out) {
     n.gpu_id = static_cast<uint32_t>(*gpu_id);
     fill_node(*props, &n);
     if (n.props.NumFComputeCores != 0 && n.gfx_target_version == 0) return HSAKMT_STATUS_ERROR;
+    std::string name;
     if (n.gfx_target_version != 0) {
-      const std::string name = marketing_name(t, static_cast<uint32_t>(n.props.DrmRenderMinor));
-      const size_t len = std::min(name.size(), std::size(n.props.MarketingName) - 1);
-      for (size_t c = 0; c < len; ++c) n.props.MarketingName[c] = static_cast<unsigned char>(name[c]);
+      name = marketing_name(t, static_cast<uint32_t>(n.props.DrmRenderMinor));
+    } else if (n.props.NumCPUCores != 0) {
+      if (!cpuinfo) cpuinfo = t.read_file("/proc/cpuinfo").value_or("");
+      name = cpu_model_name(*cpuinfo, n.props.CComputeIdLo);
     }
+    const size_t len = std::min(name.size(), std::size(n.props.MarketingName) - 1);
+    for (size_t c = 0; c < len; ++c) n.props.MarketingName[c] = static_cast<unsigned char>(name[c]);
     n.mem.resize(n.props.NumMemoryBanks);
     for (uint32_t b = 0; b < n.props.NumMemoryBanks; ++b)
       if (!read_mem(t, i, b, &n.mem[b])) return HSAKMT_STATUS_ERROR;

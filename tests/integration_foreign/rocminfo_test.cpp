@@ -6,11 +6,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iterator>
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "kfd/kfd_device.h"
 
@@ -30,9 +32,11 @@ struct RunResult {
   std::string out;
 };
 
-RunResult run_under_model(const std::string& program) {
+// drop_ins: rocref's libhsa-runtime64 and libhsakmt instead of Debian's (rocref exec --drop-ins).
+RunResult run_under_model(const std::string& program, bool drop_ins = false) {
   RunResult r;
-  const std::string cmd = std::string(ROCREF_TOOL) + " exec --lib " + ROCREF_PRELOAD_LIB + " -- " + program + " 2>&1";
+  const std::string cmd = std::string(ROCREF_TOOL) + " exec --lib " + ROCREF_PRELOAD_LIB +
+                          (drop_ins ? " --drop-ins" : "") + " -- " + program + " 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   if (pipe == nullptr) return r;
   char buf[4096];
@@ -125,6 +129,27 @@ TEST_F(ForeignRocminfo, PRE_RUN_1_ListsOneGpuAgentPerModeledGpuNode) {
       std::distance(std::sregex_iterator(run_.out.begin(), run_.out.end(), gpu_agent), std::sregex_iterator());
   EXPECT_EQ(static_cast<size_t>(agents), gpu_nodes) << run_.out;
   EXPECT_EQ(gpu_nodes, rocref::kfd::KfdDevice::configured_gpu_count());
+}
+
+// HSA-AGENT-4: rocref's runtime and thunk report the machine as ROCR and libhsakmt do: rocminfo
+// prints the same report, line for line, on either stack over the same model (agents, names,
+// caches, pools, ISAs; trailing blanks aside).
+TEST_F(ForeignRocminfo, HSA_AGENT_4_RocrefsStackPrintsRocrsReport) {
+  const RunResult ours = run_under_model(rocminfo_, true);
+  ASSERT_TRUE(WIFEXITED(ours.status) && WEXITSTATUS(ours.status) == 0) << ours.out;
+  const auto lines = [](const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+      line.erase(line.find_last_not_of(' ') + 1);
+      out.push_back(line);
+    }
+    return out;
+  };
+  const std::vector<std::string> rocr = lines(run_.out), rocref = lines(ours.out);
+  for (size_t i = 0; i < std::max(rocr.size(), rocref.size()); ++i) {
+    ASSERT_EQ(i < rocr.size() ? rocr[i] : "(end)", i < rocref.size() ? rocref[i] : "(end)") << "line " << i + 1;
+  }
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 // tests/conformance/hsa/agent_test.cpp - agents: iteration, attributes, bad handles.
+#include <cstring>
 #include <string>
 
 #include "hsa_fixture.h"
@@ -74,6 +75,49 @@ TEST_F(HsaAgent, HSA_AGENT_1_CpuAgentHasNoQueues) {
   hsa_agent_feature_t feature;
   ASSERT_EQ(hsa_agent_get_info(agents_.cpu, HSA_AGENT_INFO_FEATURE, &feature), HSA_STATUS_SUCCESS);
   EXPECT_FALSE(feature & HSA_AGENT_FEATURE_KERNEL_DISPATCH);
+}
+
+// HSA-AGENT-1, as ROCR's CPU agent answers: named by the CPU's model name, vendor "CPU",
+// no dispatch feature, full profile; data caches only (a unified L2 or L3 is left out); "XX" for
+// a UUID the hardware does not give, and 2^WatchPointsTotalBits watch points.
+TEST_F(HsaAgent, HSA_AGENT_1_CpuAgentIsRocrs) {
+  record_clause("HSA-AGENT-1");
+  char name[64] = {}, product[64] = {}, vendor[64] = {}, uuid[64] = {}, gpu_uuid[64] = {};
+  ASSERT_EQ(hsa_agent_get_info(agents_.cpu, HSA_AGENT_INFO_NAME, name), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_agent_get_info(agents_.cpu, static_cast<hsa_agent_info_t>(HSA_AMD_AGENT_INFO_PRODUCT_NAME), product),
+            HSA_STATUS_SUCCESS);
+  // The machine's own model name (the model's CPU under rocref; ForeignRocminfo compares it with
+  // ROCR's on the same machine).
+  EXPECT_GT(std::strlen(name), 0u);
+  EXPECT_STRNE(name, "CPU") << "a model name, not a placeholder";
+  EXPECT_STREQ(name, product);
+  ASSERT_EQ(hsa_agent_get_info(agents_.cpu, HSA_AGENT_INFO_VENDOR_NAME, vendor), HSA_STATUS_SUCCESS);
+  EXPECT_STREQ(vendor, "CPU");
+  hsa_agent_feature_t feature = HSA_AGENT_FEATURE_AGENT_DISPATCH;
+  ASSERT_EQ(hsa_agent_get_info(agents_.cpu, HSA_AGENT_INFO_FEATURE, &feature), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(static_cast<uint32_t>(feature), 0u);
+  hsa_profile_t profile = HSA_PROFILE_BASE;
+  ASSERT_EQ(hsa_agent_get_info(agents_.cpu, HSA_AGENT_INFO_PROFILE, &profile), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(profile, HSA_PROFILE_FULL);
+  bool f16 = true;
+  ASSERT_EQ(hsa_agent_get_info(agents_.cpu, HSA_AGENT_INFO_FAST_F16_OPERATION, &f16), HSA_STATUS_SUCCESS);
+  EXPECT_FALSE(f16);
+  ASSERT_EQ(hsa_agent_get_info(agents_.gpu, HSA_AGENT_INFO_FAST_F16_OPERATION, &f16), HSA_STATUS_SUCCESS);
+  EXPECT_TRUE(f16);
+  uint32_t caches[4] = {};
+  ASSERT_EQ(hsa_agent_get_info(agents_.cpu, HSA_AGENT_INFO_CACHE_SIZE, caches), HSA_STATUS_SUCCESS);
+  EXPECT_GT(caches[0], 0u) << "the L1 data cache";
+  ASSERT_EQ(hsa_agent_get_info(agents_.cpu, static_cast<hsa_agent_info_t>(HSA_AMD_AGENT_INFO_UUID), uuid),
+            HSA_STATUS_SUCCESS);
+  EXPECT_STREQ(uuid, "CPU-XX");
+  ASSERT_EQ(hsa_agent_get_info(agents_.gpu, static_cast<hsa_agent_info_t>(HSA_AMD_AGENT_INFO_UUID), gpu_uuid),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(std::string(gpu_uuid).rfind("GPU-", 0), 0u) << gpu_uuid;
+  uint32_t watch = 0;
+  ASSERT_EQ(hsa_agent_get_info(agents_.gpu, static_cast<hsa_agent_info_t>(HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS),
+                               &watch),
+            HSA_STATUS_SUCCESS);
+  EXPECT_GE(watch, 1u) << "2^WatchPointsTotalBits";
 }
 
 TEST_F(HsaAgent, HSA_AGENT_2_BadHandlesAndAttributesAreRejected) {

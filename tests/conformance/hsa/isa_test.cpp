@@ -141,7 +141,8 @@ TEST_F(HsaIsa, HSA_ISA_3_PoliciesRoundingAndCompatibility) {
   uint16_t mask = 0xffff;
   ASSERT_EQ(hsa_isa_get_exception_policies(isa, HSA_PROFILE_BASE, &mask), HSA_STATUS_SUCCESS);
   EXPECT_EQ(mask, 0u);
-  EXPECT_EQ(hsa_isa_get_exception_policies(isa, static_cast<hsa_profile_t>(7), &mask), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_isa_get_exception_policies(isa, static_cast<hsa_profile_t>(7), &mask),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
   hsa_round_method_t method{};
   ASSERT_EQ(hsa_isa_get_round_method(isa, HSA_FP_TYPE_32, HSA_FLUSH_MODE_FTZ, &method), HSA_STATUS_SUCCESS);
   EXPECT_EQ(method, HSA_ROUND_METHOD_SINGLE);
@@ -151,7 +152,8 @@ TEST_F(HsaIsa, HSA_ISA_3_PoliciesRoundingAndCompatibility) {
   char agent_name[64] = {};
   ASSERT_EQ(hsa_agent_get_info(agents_.gpu, HSA_AGENT_INFO_NAME, agent_name), HSA_STATUS_SUCCESS);
   hsa_isa_t any_xnack{}, other{};
-  ASSERT_EQ(hsa_isa_from_name(("amdgcn-amd-amdhsa--" + std::string(agent_name)).c_str(), &any_xnack), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_isa_from_name(("amdgcn-amd-amdhsa--" + std::string(agent_name)).c_str(), &any_xnack),
+            HSA_STATUS_SUCCESS);
   EXPECT_NE(any_xnack.handle, isa.handle);
   ASSERT_EQ(hsa_isa_compatible(any_xnack, isa, &compatible), HSA_STATUS_SUCCESS);
   EXPECT_TRUE(compatible) << "code that does not fix XNACK runs in either mode";

@@ -1,4 +1,5 @@
 // tests/conformance/hsa/memory_test.cpp - regions, memory pools, allocation, copy, fill, access.
+#include <cstring>
 #include <vector>
 
 #include "hsa_fixture.h"
@@ -51,6 +52,91 @@ TEST_F(HsaMemory, HSA_MEM_1_EveryAgentHasItsPools) {
   ASSERT_EQ(hsa_amd_agent_memory_pool_get_info(agents_.gpu, system_, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, &access),
             HSA_STATUS_SUCCESS);
   EXPECT_NE(access, HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED);
+}
+
+// HSA-MEM-1, as ROCR lists them: the CPU's pools are fine-grained, kernarg and coarse-grained
+// system memory (each allocatable past the system memory's size); a GPU has its VRAM and its
+// group segment (LDS: the node's size, not allocatable, never reachable by another agent).
+TEST_F(HsaMemory, HSA_MEM_1_PoolsAsRocrListsThem) {
+  record_clause("HSA-MEM-1");
+  struct Pool {
+    hsa_amd_segment_t segment;
+    uint32_t flags;
+    size_t size;
+    bool allocatable;
+    hsa_amd_memory_pool_t handle;
+  };
+  const auto pools_of = [](hsa_agent_t agent) {
+    std::vector<Pool> out;
+    EXPECT_EQ(hsa_amd_agent_iterate_memory_pools(
+                  agent,
+                  [](hsa_amd_memory_pool_t pool, void* data) {
+                    Pool p{};
+                    p.handle = pool;
+                    hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &p.segment);
+                    hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &p.flags);
+                    hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SIZE, &p.size);
+                    hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &p.allocatable);
+                    static_cast<std::vector<Pool>*>(data)->push_back(p);
+                    return HSA_STATUS_SUCCESS;
+                  },
+                  &out),
+              HSA_STATUS_SUCCESS);
+    return out;
+  };
+  const std::vector<Pool> cpu = pools_of(agents_.cpu), gpu = pools_of(agents_.gpu);
+  ASSERT_EQ(cpu.size(), 3u);
+  EXPECT_EQ(cpu[0].flags, uint32_t(HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED));
+  EXPECT_EQ(cpu[1].flags,
+            uint32_t(HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED | HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT));
+  EXPECT_EQ(cpu[2].flags, uint32_t(HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED));
+  for (const Pool& p : cpu) {
+    EXPECT_EQ(p.segment, HSA_AMD_SEGMENT_GLOBAL);
+    EXPECT_TRUE(p.allocatable);
+    size_t max = 0;
+    ASSERT_EQ(hsa_amd_memory_pool_get_info(p.handle, HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE, &max),
+              HSA_STATUS_SUCCESS);
+    // Twice the pool in a process's first hsa_init; ROCR's grows with every later init.
+    EXPECT_GE(max, 2 * p.size);
+    hsa_amd_memory_pool_access_t access{};
+    ASSERT_EQ(hsa_amd_agent_memory_pool_get_info(agents_.gpu, p.handle, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, &access),
+              HSA_STATUS_SUCCESS);
+    EXPECT_EQ(access, HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT) << "a GPU is given system memory";
+  }
+  void* coarse = nullptr;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(cpu[2].handle, 4096, 0, &coarse), HSA_STATUS_SUCCESS);
+  std::memset(coarse, 0x5a, 4096);  // host memory: the CPU writes it directly
+  EXPECT_EQ(hsa_amd_memory_pool_free(coarse), HSA_STATUS_SUCCESS);
+
+  ASSERT_EQ(gpu.size(), 2u);
+  EXPECT_EQ(gpu[0].segment, HSA_AMD_SEGMENT_GLOBAL);
+  EXPECT_EQ(gpu[1].segment, HSA_AMD_SEGMENT_GROUP);
+  EXPECT_EQ(gpu[1].flags, 0u);
+  EXPECT_FALSE(gpu[1].allocatable);
+  EXPECT_EQ(gpu[1].size, 64u * 1024) << "gfx9's LDS";
+  size_t zero = 1;
+  ASSERT_EQ(hsa_amd_memory_pool_get_info(gpu[1].handle, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE, &zero),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(zero, 0u);
+  hsa_amd_memory_pool_access_t access{};
+  ASSERT_EQ(hsa_amd_agent_memory_pool_get_info(agents_.cpu, gpu[1].handle, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS,
+                                               &access),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(access, HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED);
+  void* lds_ptr = nullptr;
+  EXPECT_EQ(hsa_amd_memory_pool_allocate(gpu[1].handle, 4096, 0, &lds_ptr), HSA_STATUS_ERROR_INVALID_ALLOCATION);
+
+  // Regions: VRAM is not host-accessible (large BAR or not); no region answers the private
+  // work-group attribute.
+  hsa_region_t vram_region{vram_.handle};
+  bool host = true;
+  ASSERT_EQ(hsa_region_get_info(vram_region, static_cast<hsa_region_info_t>(HSA_AMD_REGION_INFO_HOST_ACCESSIBLE),
+                                &host),
+            HSA_STATUS_SUCCESS);
+  EXPECT_FALSE(host);
+  uint32_t private_size = 0;
+  EXPECT_EQ(hsa_region_get_info(vram_region, HSA_REGION_INFO_ALLOC_MAX_PRIVATE_WORKGROUP_SIZE, &private_size),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
 }
 
 // KFD-MEM-11 through the runtime: an allocation the driver refuses (past its memory limits) is

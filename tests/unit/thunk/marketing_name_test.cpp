@@ -25,5 +25,16 @@ TEST(AmdgpuIds, THUNK_TOPO_1_DeviceAndRevisionPickTheName) {
       << "the first line is the table's version";
 }
 
+// THUNK-TOPO-1: a CPU node is named by its first core's "model name" in /proc/cpuinfo.
+TEST(CpuModelName, THUNK_TOPO_1_TheFirstCoresModelName) {
+  constexpr const char* kCpuinfo =
+      "processor\t: 0\nmodel name\t: Core A\napicid\t\t: 0\n\n"
+      "processor\t: 1\nmodel name\t: Core B\napicid\t\t: 16\n\n";
+  EXPECT_EQ(cpu_model_name(kCpuinfo, 16), "Core B");
+  EXPECT_EQ(cpu_model_name(kCpuinfo, 0), "Core A");
+  EXPECT_EQ(cpu_model_name(kCpuinfo, 7), "Core A") << "no such core: the first processor's";
+  EXPECT_EQ(cpu_model_name("", 0), "");
+}
+
 }  // namespace
 }  // namespace rocref::thunk
