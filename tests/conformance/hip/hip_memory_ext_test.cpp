@@ -100,6 +100,15 @@ TEST(HipMemory, HIP_MEM_10_PitchedAnd2DCopiesKeepRows) {
   hipGetLastError();
 }
 
+hipError_t copy_3d(hipPitchedPtr src, hipPitchedPtr dst, hipExtent extent, hipMemcpyKind kind) {
+  hipMemcpy3DParms parms = {};
+  parms.srcPtr = src;
+  parms.dstPtr = dst;
+  parms.extent = extent;
+  parms.kind = kind;
+  return hipMemcpy3D(&parms);
+}
+
 TEST(HipMemory, HIP_MEM_10_Malloc3DAndMemcpy3D) {
   HIP_CLAUSE("HIP-MEM-10");
   const hipExtent extent = make_hipExtent(16, 4, 3);  // bytes, rows, slices
@@ -109,18 +118,8 @@ TEST(HipMemory, HIP_MEM_10_Malloc3DAndMemcpy3D) {
   ASSERT_HIP_OK(hipMemset3D(p, 0, extent));
   std::vector<uint8_t> host(16 * 4 * 3), back(16 * 4 * 3, 0xFF);
   std::iota(host.begin(), host.end(), 1);
-  hipMemcpy3DParms in = {};
-  in.srcPtr = make_hipPitchedPtr(host.data(), 16, 16, 4);
-  in.dstPtr = p;
-  in.extent = extent;
-  in.kind = hipMemcpyHostToDevice;
-  ASSERT_HIP_OK(hipMemcpy3D(&in));
-  hipMemcpy3DParms out = {};
-  out.srcPtr = p;
-  out.dstPtr = make_hipPitchedPtr(back.data(), 16, 16, 4);
-  out.extent = extent;
-  out.kind = hipMemcpyDeviceToHost;
-  ASSERT_HIP_OK(hipMemcpy3D(&out));
+  ASSERT_HIP_OK(copy_3d(make_hipPitchedPtr(host.data(), 16, 16, 4), p, extent, hipMemcpyHostToDevice));
+  ASSERT_HIP_OK(copy_3d(p, make_hipPitchedPtr(back.data(), 16, 16, 4), extent, hipMemcpyDeviceToHost));
   EXPECT_EQ(back, host);
   ASSERT_HIP_OK(hipFree(p.ptr));
 }
@@ -140,18 +139,8 @@ TEST(HipMemory, HIP_MEM_10_Memcpy3DHostBuffersSharingAPage) {
   const hipExtent extent = make_hipExtent(16, 4, 3);
   hipPitchedPtr p;
   ASSERT_HIP_OK(hipMalloc3D(&p, extent));
-  hipMemcpy3DParms in = {};
-  in.srcPtr = make_hipPitchedPtr(host, 16, 16, 4);
-  in.dstPtr = p;
-  in.extent = extent;
-  in.kind = hipMemcpyHostToDevice;
-  ASSERT_HIP_OK(hipMemcpy3D(&in));
-  hipMemcpy3DParms out = {};
-  out.srcPtr = p;
-  out.dstPtr = make_hipPitchedPtr(back, 16, 16, 4);
-  out.extent = extent;
-  out.kind = hipMemcpyDeviceToHost;
-  ASSERT_HIP_OK(hipMemcpy3D(&out));
+  ASSERT_HIP_OK(copy_3d(make_hipPitchedPtr(host, 16, 16, 4), p, extent, hipMemcpyHostToDevice));
+  ASSERT_HIP_OK(copy_3d(p, make_hipPitchedPtr(back, 16, 16, 4), extent, hipMemcpyDeviceToHost));
   EXPECT_EQ(std::vector<uint8_t>(back, back + kBytes), std::vector<uint8_t>(host, host + kBytes));
   ASSERT_HIP_OK(hipFree(p.ptr));
   munmap(pages, 2 * kPage);
