@@ -58,8 +58,9 @@ TEST(VmLockRead, VM_TLB_3_TranslationsRacingRemapsSeeOneOfTheMappings) {
   constexpr uint64_t kVa = 0x4000'0000;
   constexpr uint64_t kHostA = 0x10'0000, kHostB = 0x20'0000;
   ASSERT_EQ(vm.map(kVa, kHostA, kPageSize, kPteReadable), 0);
-  std::atomic<bool> done{false};
+  std::atomic<bool> reading{false}, done{false};
   std::thread writer([&] {
+    while (!reading.load(std::memory_order_acquire)) std::this_thread::yield();  // overlap the reads
     for (int i = 0; i < 2000; ++i) {
       const uint64_t host = (i & 1) != 0 ? kHostB : kHostA;
       if (vm.unmap(kVa, kPageSize) != 0) {
@@ -75,7 +76,10 @@ TEST(VmLockRead, VM_TLB_3_TranslationsRacingRemapsSeeOneOfTheMappings) {
     done.store(true, std::memory_order_release);
   });
   uint64_t hits = 0, wrong = 0;
-  while (!done.load(std::memory_order_acquire)) {
+  reading.store(true, std::memory_order_release);
+  // Past the writer's end too: its last step maps the page, so the last reads hit whatever the
+  // scheduler did to the two threads (a loaded machine may run the writer to its end at once).
+  for (uint64_t n = 0; !done.load(std::memory_order_acquire) || n < 1000; ++n) {
     const auto got = reinterpret_cast<uintptr_t>(vm.translate(kVa + 0x18, 8, gpu::Access::Read));
     hits += got != 0 ? 1 : 0;
     wrong += got == 0 || got == kHostA + 0x18 || got == kHostB + 0x18 ? 0 : 1;
