@@ -40,6 +40,18 @@ Agent::Agent(uint32_t node_id, const HsaNodeProperties& properties, hsa_device_t
   } else {
     name_ = ascii(properties.MarketingName, HSA_PUBLIC_NAME_SIZE);  // /proc/cpuinfo's model name
   }
+  if (is_gpu()) {
+    std::vector<HsaMemoryProperties> banks(properties.NumMemoryBanks);
+    if (!banks.empty() &&
+        hsaKmtGetNodeMemoryProperties(node_id, properties.NumMemoryBanks, banks.data()) == HSAKMT_STATUS_SUCCESS) {
+      for (const HsaMemoryProperties& bank : banks) {
+        if (bank.HeapType != HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC && bank.HeapType != HSA_HEAPTYPE_FRAME_BUFFER_PRIVATE)
+          continue;
+        memory_width_ = bank.Width;
+        memory_clock_mhz_ = bank.MemoryClockMax;
+      }
+    }
+  }
   const uint32_t processor = is_gpu() ? properties.FComputeIdLo : properties.CComputeIdLo;
   std::vector<HsaCacheProperties> caches(properties.NumCaches);
   if (!caches.empty() &&
@@ -119,8 +131,11 @@ hsa_status_t Agent::get_info(uint32_t attribute, void* value) const {
     case HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS:
       return put_info<uint32_t>(value, 1u << p.Capability.ui32.WatchPointsTotalBits);
     case HSA_AMD_AGENT_INFO_BDFID: return put_info<uint32_t>(value, p.LocationId);
-    case HSA_AMD_AGENT_INFO_MEMORY_WIDTH: return put_info<uint32_t>(value, 0);
-    case HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY: return put_info<uint32_t>(value, 0);
+    // A GPU's VRAM bank (bus width in bits, clock in MHz); ROCR's CPU agent does not answer.
+    case HSA_AMD_AGENT_INFO_MEMORY_WIDTH:
+      return gpu ? put_info<uint32_t>(value, memory_width_) : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    case HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY:
+      return gpu ? put_info<uint32_t>(value, memory_clock_mhz_) : HSA_STATUS_ERROR_INVALID_ARGUMENT;
     case HSA_AMD_AGENT_INFO_PRODUCT_NAME: {
       std::string product = ascii(p.MarketingName, HSA_PUBLIC_NAME_SIZE);
       return put_string(value, product.empty() ? name_ : product, 64);
@@ -130,19 +145,23 @@ hsa_status_t Agent::get_info(uint32_t attribute, void* value) const {
     case HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES: return put_info<uint32_t>(value, p.NumShaderBanks);
     case HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE: return put_info<uint32_t>(value, p.NumArrays);
     case HSA_AMD_AGENT_INFO_DOMAIN: return put_info<uint32_t>(value, p.Domain);
-    case HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES: return put_info<bool>(value, false);
+    case HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES:  // no GWS on the model's gfx900 (num_gws 0)
+      return gpu ? put_info<bool>(value, p.NumGws != 0) : HSA_STATUS_ERROR_INVALID_ARGUMENT;
     case HSA_AMD_AGENT_INFO_UUID: {
       char uuid[21];
       // A GPU without a unique id (and every CPU) answers "XX", as ROCR does.
       if (gpu && p.UniqueID != 0)
         std::snprintf(uuid, sizeof uuid, "GPU-%016llx", static_cast<unsigned long long>(p.UniqueID));
       else std::snprintf(uuid, sizeof uuid, gpu ? "GPU-XX" : "CPU-XX");
-      std::memcpy(value, uuid, sizeof uuid);
+      std::memcpy(value, uuid, std::strlen(uuid) + 1);  // the string and its NUL, nothing past it
       return HSA_STATUS_SUCCESS;
     }
     case HSA_AMD_AGENT_INFO_ASIC_REVISION: return put_info<uint32_t>(value, 0);
-    case HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS: return put_info<bool>(value, !gpu);
-    case HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT: return put_info<uint32_t>(value, compute_unit_count());
+    // GPU attributes only, as in ROCR 5.2.3 (its CPU agent answers INVALID_ARGUMENT).
+    case HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS:
+      return gpu ? put_info<bool>(value, false) : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    case HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT:
+      return gpu ? put_info<uint32_t>(value, compute_unit_count()) : HSA_STATUS_ERROR_INVALID_ARGUMENT;
     default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
 }

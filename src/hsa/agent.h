@@ -57,6 +57,8 @@ class Agent {
   std::string name_;
   const Isa* isa_ = nullptr;
   uint32_t cache_bytes_[4] = {};  // L1..L4, bytes
+  uint32_t memory_width_ = 0;     // a GPU's VRAM bank: bus width in bits
+  uint32_t memory_clock_mhz_ = 0;  // and its maximum clock
   std::vector<std::unique_ptr<MemoryRegion>> owned_;
   std::vector<MemoryRegion*> visible_;
 };

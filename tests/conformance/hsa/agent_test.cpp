@@ -118,6 +118,28 @@ TEST_F(HsaAgent, HSA_AGENT_1_CpuAgentIsRocrs) {
                                &watch),
             HSA_STATUS_SUCCESS);
   EXPECT_GE(watch, 1u) << "2^WatchPointsTotalBits";
+  char padded[32];
+  std::memset(padded, 0x7f, sizeof padded);
+  ASSERT_EQ(hsa_agent_get_info(agents_.cpu, static_cast<hsa_agent_info_t>(HSA_AMD_AGENT_INFO_UUID), padded),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(padded[std::strlen(padded) + 1], 0x7f) << "the UUID and its NUL, nothing past it";
+  // Memory of a GPU only; GPU-only attributes are INVALID_ARGUMENT on the CPU agent.
+  uint32_t width = 0, clock = 0;
+  ASSERT_EQ(hsa_agent_get_info(agents_.gpu, static_cast<hsa_agent_info_t>(HSA_AMD_AGENT_INFO_MEMORY_WIDTH), &width),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_agent_get_info(agents_.gpu, static_cast<hsa_agent_info_t>(HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY),
+                               &clock),
+            HSA_STATUS_SUCCESS);
+  EXPECT_GT(width, 0u);
+  EXPECT_GT(clock, 0u);
+  for (const auto attribute :
+       {HSA_AMD_AGENT_INFO_MEMORY_WIDTH, HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY, HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES,
+        HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS, HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT}) {
+    uint64_t out = 0;
+    EXPECT_EQ(hsa_agent_get_info(agents_.cpu, static_cast<hsa_agent_info_t>(attribute), &out),
+              HSA_STATUS_ERROR_INVALID_ARGUMENT)
+        << "attribute 0x" << std::hex << attribute;
+  }
 }
 
 TEST_F(HsaAgent, HSA_AGENT_2_BadHandlesAndAttributesAreRejected) {
