@@ -40,18 +40,6 @@ Agent::Agent(uint32_t node_id, const HsaNodeProperties& properties, hsa_device_t
   } else {
     name_ = ascii(properties.MarketingName, HSA_PUBLIC_NAME_SIZE);  // /proc/cpuinfo's model name
   }
-  if (is_gpu()) {
-    std::vector<HsaMemoryProperties> banks(properties.NumMemoryBanks);
-    if (!banks.empty() &&
-        hsaKmtGetNodeMemoryProperties(node_id, properties.NumMemoryBanks, banks.data()) == HSAKMT_STATUS_SUCCESS) {
-      for (const HsaMemoryProperties& bank : banks) {
-        if (bank.HeapType != HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC && bank.HeapType != HSA_HEAPTYPE_FRAME_BUFFER_PRIVATE)
-          continue;
-        memory_width_ = bank.Width;
-        memory_clock_mhz_ = bank.MemoryClockMax;
-      }
-    }
-  }
   const uint32_t processor = is_gpu() ? properties.FComputeIdLo : properties.CComputeIdLo;
   std::vector<HsaCacheProperties> caches(properties.NumCaches);
   if (!caches.empty() &&

@@ -38,6 +38,11 @@ class Agent {
   // HSA-ISA-1: a GPU's instruction set (its processor in the process's XNACK mode); nullptr for a CPU.
   const Isa* isa() const noexcept { return isa_; }
   uint32_t compute_unit_count() const noexcept;
+  // A GPU's VRAM bank (the node's memory properties, which Runtime::open reads once).
+  void set_vram_bank(const HsaMemoryProperties& bank) noexcept {
+    memory_width_ = bank.Width;
+    memory_clock_mhz_ = bank.MemoryClockMax;
+  }
 
   // Regions this agent owns (its memory banks; for the CPU: system and kernarg).
   void add_region(std::unique_ptr<MemoryRegion> region);

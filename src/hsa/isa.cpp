@@ -5,6 +5,8 @@
 #include <cstring>
 #include <vector>
 
+#include "hsa/info_value.h"
+
 namespace rocref::hsa {
 namespace {
 
@@ -65,12 +67,6 @@ const std::vector<Isa>& table() {
   return isas;
 }
 
-template <typename T>
-hsa_status_t put(void* out, const T& v) {
-  std::memcpy(out, &v, sizeof v);
-  return HSA_STATUS_SUCCESS;
-}
-
 bool feature_compatible(TargetFeature code, TargetFeature agent) {
   return (code != TargetFeature::Off && code != TargetFeature::On) || code == agent;
 }
@@ -116,27 +112,27 @@ const Isa* agent_isa(std::string_view processor, bool xnack_on) noexcept {
 hsa_status_t isa_get_info(const Isa& isa, hsa_isa_info_t attribute, void* value) noexcept {
   switch (attribute) {
     case HSA_ISA_INFO_NAME_LENGTH:  // ROCR counts the terminating NUL
-      return put(value, static_cast<uint32_t>(isa.full_name.size() + 1));
+      return put_info(value, static_cast<uint32_t>(isa.full_name.size() + 1));
     case HSA_ISA_INFO_NAME:
       std::memcpy(value, isa.full_name.c_str(), isa.full_name.size() + 1);
       return HSA_STATUS_SUCCESS;
-    case HSA_ISA_INFO_CALL_CONVENTION_COUNT: return put(value, uint32_t{1});
-    case HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE: return put(value, isa.wavefront_size);
-    case HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT: return put(value, kWavefrontsPerCu);
+    case HSA_ISA_INFO_CALL_CONVENTION_COUNT: return put_info(value, uint32_t{1});
+    case HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE: return put_info(value, isa.wavefront_size);
+    case HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT: return put_info(value, kWavefrontsPerCu);
     case HSA_ISA_INFO_MACHINE_MODELS:  // large only
-      return put(value, std::array<bool, 2>{false, true});
+      return put_info(value, std::array<bool, 2>{false, true});
     case HSA_ISA_INFO_PROFILES:  // base only
-      return put(value, std::array<bool, 2>{true, false});
+      return put_info(value, std::array<bool, 2>{true, false});
     case HSA_ISA_INFO_DEFAULT_FLOAT_ROUNDING_MODES:
     case HSA_ISA_INFO_BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES:  // near only
-      return put(value, std::array<bool, 3>{false, false, true});
-    case HSA_ISA_INFO_FAST_F16_OPERATION: return put(value, true);
+      return put_info(value, std::array<bool, 3>{false, false, true});
+    case HSA_ISA_INFO_FAST_F16_OPERATION: return put_info(value, true);
     case HSA_ISA_INFO_WORKGROUP_MAX_DIM:
-      return put(value, std::array<uint16_t, 3>{kWorkgroupMaxDim, kWorkgroupMaxDim, kWorkgroupMaxDim});
-    case HSA_ISA_INFO_WORKGROUP_MAX_SIZE: return put(value, kWorkgroupMaxSize);
-    case HSA_ISA_INFO_GRID_MAX_DIM: return put(value, hsa_dim3_t{UINT32_MAX, UINT32_MAX, UINT32_MAX});
-    case HSA_ISA_INFO_GRID_MAX_SIZE: return put(value, UINT64_MAX);
-    case HSA_ISA_INFO_FBARRIER_MAX_SIZE: return put(value, kFbarrierMaxSize);
+      return put_info(value, std::array<uint16_t, 3>{kWorkgroupMaxDim, kWorkgroupMaxDim, kWorkgroupMaxDim});
+    case HSA_ISA_INFO_WORKGROUP_MAX_SIZE: return put_info(value, kWorkgroupMaxSize);
+    case HSA_ISA_INFO_GRID_MAX_DIM: return put_info(value, hsa_dim3_t{UINT32_MAX, UINT32_MAX, UINT32_MAX});
+    case HSA_ISA_INFO_GRID_MAX_SIZE: return put_info(value, UINT64_MAX);
+    case HSA_ISA_INFO_FBARRIER_MAX_SIZE: return put_info(value, kFbarrierMaxSize);
     default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
 }

@@ -63,10 +63,13 @@ hsa_status_t Runtime::open() {
         hsaKmtGetNodeMemoryProperties(node, properties.NumMemoryBanks, banks.data()) != HSAKMT_STATUS_SUCCESS)
       banks.clear();
     uint64_t system_bytes = 0, local_bytes = 0;
+    const HsaMemoryProperties* vram = nullptr;  // the last frame-buffer bank
     for (const HsaMemoryProperties& bank : banks) {
       if (bank.HeapType == HSA_HEAPTYPE_SYSTEM) system_bytes += bank.SizeInBytes;
-      if (bank.HeapType == HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC || bank.HeapType == HSA_HEAPTYPE_FRAME_BUFFER_PRIVATE)
+      if (bank.HeapType == HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC || bank.HeapType == HSA_HEAPTYPE_FRAME_BUFFER_PRIVATE) {
         local_bytes += bank.SizeInBytes;
+        vram = &bank;
+      }
     }
     // HSA-AGENT-1: a node with CPU cores is a CPU agent, one with SIMDs a GPU agent.
     if (properties.NumCPUCores > 0 && properties.NumFComputeCores == 0) {
@@ -78,6 +81,7 @@ hsa_status_t Runtime::open() {
       agents_.push_back(std::move(agent));
     } else if (properties.NumFComputeCores > 0) {
       auto agent = std::make_unique<Agent>(node, properties, HSA_DEVICE_TYPE_GPU);
+      if (vram != nullptr) agent->set_vram_bank(*vram);
       if (local_bytes > 0)
         agent->add_region(std::make_unique<MemoryRegion>(*agent, MemoryRegion::Kind::DeviceLocal, local_bytes));
       agent->add_region(

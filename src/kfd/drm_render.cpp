@@ -81,6 +81,11 @@ drm_amdgpu_info_device device_info(const GpuDescription& gpu) {
   return d;
 }
 
+// amdgpu_info_ioctl's answer: at most the caller's return_size bytes of the value.
+int copy_out(const drm_amdgpu_info& in, const void* value, size_t size) {
+  return copy_to_user(in.return_pointer, value, std::min<size_t>(in.return_size, size)) != 0 ? -EFAULT : 0;
+}
+
 int info(const GpuDescription& gpu, uint64_t user_arg) {
   drm_amdgpu_info in{};
   if (copy_from_user(&in, user_arg, sizeof in) != 0) return -EFAULT;
@@ -88,12 +93,11 @@ int info(const GpuDescription& gpu, uint64_t user_arg) {
   switch (in.query) {
     case AMDGPU_INFO_ACCEL_WORKING: {  // the GPU initialized and accepts work
       const uint32_t working = 1;
-      return copy_to_user(in.return_pointer, &working, std::min<size_t>(in.return_size, sizeof working)) != 0 ? -EFAULT
-                                                                                                              : 0;
+      return copy_out(in, &working, sizeof working);
     }
     case AMDGPU_INFO_DEV_INFO: {
       const drm_amdgpu_info_device d = device_info(gpu);
-      return copy_to_user(in.return_pointer, &d, std::min<size_t>(in.return_size, sizeof d)) != 0 ? -EFAULT : 0;
+      return copy_out(in, &d, sizeof d);
     }
     case AMDGPU_INFO_READ_MMR_REG: {
       const uint32_t se = (in.read_mmr_reg.instance >> AMDGPU_INFO_MMR_SE_INDEX_SHIFT) & AMDGPU_INFO_MMR_SE_INDEX_MASK;
@@ -106,8 +110,7 @@ int info(const GpuDescription& gpu, uint64_t user_arg) {
         if (in.read_mmr_reg.dword_offset + i != kGbAddrConfigReg) return -EFAULT;  // not an allowed register
         regs[i] = gpu::isa::kGbAddrConfig;
       }
-      const size_t bytes = std::min<size_t>(in.return_size, in.read_mmr_reg.count * sizeof(uint32_t));
-      return copy_to_user(in.return_pointer, regs, bytes) != 0 ? -EFAULT : 0;
+      return copy_out(in, regs, in.read_mmr_reg.count * sizeof(uint32_t));
     }
     default: return -EINVAL;
   }

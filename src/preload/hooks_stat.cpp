@@ -54,6 +54,11 @@ int device_stat(dev_t rdev, struct stat* st) {
   return rc;
 }
 
+// fstatat/statx with AT_EMPTY_PATH and "": the call is about dirfd itself.
+bool names_the_descriptor(const char* path, int flags) {
+  return (flags & AT_EMPTY_PATH) != 0 && path != nullptr && path[0] == '\0';
+}
+
 int do_fstat(int fd, struct stat* st) {
   dev_t rdev;
   if (!rp::inside_model() && fd_rdev(fd, &rdev)) return device_stat(rdev, st);
@@ -62,7 +67,7 @@ int do_fstat(int fd, struct stat* st) {
 
 int do_fstatat(int dirfd, const char* path, struct stat* st, int flags) {
   if (rp::inside_model()) return rp::real::fstatat(dirfd, path, st, flags);
-  if ((flags & AT_EMPTY_PATH) != 0 && path != nullptr && path[0] == '\0') return do_fstat(dirfd, st);
+  if (names_the_descriptor(path, flags)) return do_fstat(dirfd, st);
   const rp::ResolvedPath r = rp::resolve_path(path);
   rp::audit_path(dirfd, path, r.kind);
   if (r.kind == rp::PathKind::Absent) return (errno = ENOENT, -1);
@@ -136,7 +141,7 @@ ROCREF_EXPORT int __fxstat64(int, int fd, struct stat64* st) {
 ROCREF_EXPORT int statx(int dirfd, const char* path, int flags, unsigned mask, struct statx* st) {
   if (rp::inside_model()) return rp::real::statx(dirfd, path, flags, mask, st);
   dev_t rdev;
-  const bool of_fd = (flags & AT_EMPTY_PATH) != 0 && path != nullptr && path[0] == '\0';
+  const bool of_fd = names_the_descriptor(path, flags);
   if (of_fd && !fd_rdev(dirfd, &rdev)) return rp::real::statx(dirfd, path, flags, mask, st);
   const rp::ResolvedPath r = of_fd ? rp::ResolvedPath{} : rp::resolve_path(path);
   if (!of_fd) rp::audit_path(dirfd, path, r.kind);

@@ -40,13 +40,22 @@ bool own_status_file(const char* path) {
   return tail == "/status";
 }
 
+// A render minor (up to 6 digits) at `digits`: the number and the first character past it, or
+// nullptr when no digit is there.
+const char* parse_minor(const char* digits, uint32_t* minor) {
+  uint32_t v = 0;
+  size_t i = 0;
+  for (; digits[i] >= '0' && digits[i] <= '9' && i < 6; ++i) v = v * 10 + uint32_t(digits[i] - '0');
+  *minor = v;
+  return i > 0 ? digits + i : nullptr;
+}
+
 // rest = "/226:<minor>..." for a model render minor.
 bool model_drm_char(const char* rest) {
   if (std::strncmp(rest, "/226:", 5) != 0) return false;
   uint32_t minor = 0;
-  size_t i = 5;
-  for (; rest[i] >= '0' && rest[i] <= '9' && i < 11; ++i) minor = minor * 10 + uint32_t(rest[i] - '0');
-  return i > 5 && (rest[i] == '\0' || rest[i] == '/') && is_model_render_minor(minor);
+  const char* end = parse_minor(rest + 5, &minor);
+  return end != nullptr && (*end == '\0' || *end == '/') && is_model_render_minor(minor);
 }
 
 }  // namespace
@@ -60,11 +69,9 @@ ResolvedPath resolve_path(const char* path) {
     return r;
   }
   if (std::strncmp(path, "/dev/dri/renderD", 16) == 0) {
-    const char* digits = path + 16;
     uint32_t minor = 0;
-    size_t i = 0;
-    for (; digits[i] >= '0' && digits[i] <= '9' && i < 6; ++i) minor = minor * 10 + uint32_t(digits[i] - '0');
-    if (i > 0 && digits[i] == '\0' && is_model_render_minor(minor)) {
+    const char* end = parse_minor(path + 16, &minor);
+    if (end != nullptr && *end == '\0' && is_model_render_minor(minor)) {
       r.kind = PathKind::Render;
       r.render_minor = minor;
     }

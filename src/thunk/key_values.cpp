@@ -5,15 +5,12 @@
 #include <charconv>
 
 namespace rocref::thunk {
-namespace {
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
   return s;
 }
-
-}  // namespace
 
 bool parse_u64(std::string_view text, uint64_t* value) {
   text = trim(text);

@@ -30,5 +30,7 @@ std::vector<uint32_t> parse_sibling_map(std::string_view text, size_t max);
 
 // Parses a whole decimal number (e.g. generation_id, gpu_id); false if it is not one.
 bool parse_u64(std::string_view text, uint64_t* value);
+// `s` without leading and trailing white space.
+std::string_view trim(std::string_view s);
 
 }  // namespace rocref::thunk

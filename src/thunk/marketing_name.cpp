@@ -3,31 +3,21 @@
 
 #include <libdrm/amdgpu_drm.h>
 
-#include <cstdlib>
+#include <charconv>
 #include <fstream>
 #include <sstream>
+
+#include "thunk/key_values.h"
 
 namespace rocref::thunk {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
+// A whole hexadecimal number of 32 bits (amdgpu.ids' device ids and revisions).
 std::optional<uint32_t> hex(std::string_view s) {
   s = trim(s);
-  if (s.empty() || s.size() > 8) return std::nullopt;
   uint32_t v = 0;
-  for (char c : s) {
-    const int d = c >= '0' && c <= '9'   ? c - '0'
-                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                         : -1;
-    if (d < 0) return std::nullopt;
-    v = v * 16 + static_cast<uint32_t>(d);
-  }
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
   return v;
 }
 
@@ -54,7 +44,14 @@ std::optional<std::string> amdgpu_ids_name(std::string_view text, uint32_t devic
   return std::nullopt;
 }
 
-std::string marketing_name(Transport& t, uint32_t render_minor) {
+std::string read_amdgpu_ids() {
+  std::ifstream in(kAmdgpuIdsPath);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string marketing_name(Transport& t, uint32_t render_minor, std::string_view ids_text) {
   const int fd = t.open_render(render_minor);
   if (fd < 0) return {};
   drm_amdgpu_info_device dev{};
@@ -65,10 +62,7 @@ std::string marketing_name(Transport& t, uint32_t render_minor) {
   const int rc = t.ioctl(fd, DRM_IOCTL_AMDGPU_INFO, &request);
   t.close(fd);
   if (rc != 0) return {};
-  std::ifstream in(kAmdgpuIdsPath);
-  std::stringstream text;
-  text << in.rdbuf();
-  return amdgpu_ids_name(text.str(), dev.device_id, dev.pci_rev).value_or("");
+  return amdgpu_ids_name(ids_text, dev.device_id, dev.pci_rev).value_or("");
 }
 
 std::string cpu_model_name(std::string_view cpuinfo, uint32_t first_core_apicid) {
@@ -85,12 +79,7 @@ std::string cpu_model_name(std::string_view cpuinfo, uint32_t first_core_apicid)
       if (first.empty()) first = current;
     } else if (key == "apicid" && !current.empty()) {
       uint64_t id = 0;
-      bool digits = !value.empty();
-      for (char c : value) {
-        if (c < '0' || c > '9') digits = false;
-        else id = id * 10 + static_cast<uint64_t>(c - '0');
-      }
-      if (digits && id == first_core_apicid) return current;
+      if (parse_u64(value, &id) && id == first_core_apicid) return current;
     }
   }
   return first;

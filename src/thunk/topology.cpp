@@ -153,7 +153,7 @@ HSAKMT_STATUS read_once(Transport& t, Topology* out) {
     if (parse_u64(e, &id) && id < 1024) count = std::max<uint32_t>(count, static_cast<uint32_t>(id) + 1);
   }
   out->nodes.assign(count, NodeTopology{});
-  std::optional<std::string> cpuinfo;  // read for the first CPU node
+  std::optional<std::string> cpuinfo, ids;  // read for the first CPU node, the first GPU node
   for (uint32_t i = 0; i < count; ++i) {
     NodeTopology& n = out->nodes[i];
     const auto gpu_id = read_number(t, node_path(i) + "/gpu_id");
@@ -164,7 +164,8 @@ HSAKMT_STATUS read_once(Transport& t, Topology* out) {
     if (n.props.NumFComputeCores != 0 && n.gfx_target_version == 0) return HSAKMT_STATUS_ERROR;
     std::string name;
     if (n.gfx_target_version != 0) {
-      name = marketing_name(t, static_cast<uint32_t>(n.props.DrmRenderMinor));
+      if (!ids) ids = read_amdgpu_ids();
+      name = marketing_name(t, static_cast<uint32_t>(n.props.DrmRenderMinor), *ids);
     } else if (n.props.NumCPUCores != 0) {
       if (!cpuinfo) cpuinfo = t.read_file("/proc/cpuinfo").value_or("");
       name = cpu_model_name(*cpuinfo, n.props.CComputeIdLo);
