@@ -67,4 +67,37 @@ TEST(ForeignDrm, KFD_DRM_1_LibdrmInitializesTheRenderNodeAndNamesTheGpu) {
   EXPECT_EQ(close(fd), 0);
 }
 
+// KFD-DRM-1: bad arguments get amdgpu's errors and leave the node working.
+TEST(ForeignDrm, KFD_DRM_1_BadArgumentsGetAmdgpusErrors) {
+  const int fd = drmOpenRender(static_cast<int>(property("drm_render_minor")));
+  ASSERT_GE(fd, 0);
+  uint32_t out = 0;
+  drm_amdgpu_info request{};
+  request.return_pointer = reinterpret_cast<uintptr_t>(&out);
+  request.query = AMDGPU_INFO_ACCEL_WORKING;
+  EXPECT_EQ(drmIoctl(fd, DRM_IOCTL_AMDGPU_INFO, &request), -1) << "return_size 0";
+  EXPECT_EQ(errno, EINVAL);
+  request.return_size = sizeof out;
+  request.return_pointer = 0;
+  EXPECT_EQ(drmIoctl(fd, DRM_IOCTL_AMDGPU_INFO, &request), -1) << "no return pointer";
+  EXPECT_EQ(errno, EINVAL);
+  request.return_pointer = 8;  // the first page is never mapped
+  EXPECT_EQ(drmIoctl(fd, DRM_IOCTL_AMDGPU_INFO, &request), -1) << "unwritable return pointer";
+  EXPECT_EQ(errno, EFAULT);
+  EXPECT_EQ(drmIoctl(fd, DRM_IOCTL_AMDGPU_INFO, reinterpret_cast<void*>(8)), -1) << "unreadable argument";
+  EXPECT_EQ(errno, EFAULT);
+  // VERSION copies at most the caller's length and reports the string's.
+  char name[3] = {'x', 'x', 'x'};
+  drm_version v{};
+  v.name = name;
+  v.name_len = 2;
+  ASSERT_EQ(drmIoctl(fd, DRM_IOCTL_VERSION, &v), 0);
+  EXPECT_EQ(v.name_len, 6u) << "strlen(\"amdgpu\")";
+  EXPECT_EQ(std::string(name, 3), "amx");
+  request.return_pointer = reinterpret_cast<uintptr_t>(&out);
+  ASSERT_EQ(drmIoctl(fd, DRM_IOCTL_AMDGPU_INFO, &request), 0) << "the node still answers";
+  EXPECT_EQ(out, 1u);
+  EXPECT_EQ(close(fd), 0);
+}
+
 }  // namespace
