@@ -8,6 +8,8 @@ profile's inclusive costs and prints what each layer executes per launch:
   host_launch   the application thread's launch (HIP + command layer + AQL submit)
   hip           of which HIP: argument packing, stream, device and function lookup
   command       of which the command layer (VirtualGpu::launch: kernarg, signal, packet, doorbell)
+  to_doorbell   of which the part before the doorbell (what the GPU model waits for)
+  after_doorbell of which the part after it: the completed commands' signals back to the pool
   host_sync     hipStreamSynchronize without the signal wait's own loop
   gpu_step      the GPU model thread per dispatch (PacketProcessor::step: fetch, checks,
                 the grid, completion)
@@ -41,6 +43,7 @@ FUNCTIONS = {
     "launch_once": r"profile_launch_once\(",
     "sync_once": r"profile_sync_once\(",
     "clr_launch": r"^rocref::clr::VirtualGpu::launch\(",
+    "after_doorbell": r"^rocref::clr::VirtualGpu::after_doorbell_locked\(\)",
     "signal_wait": r"^rocref::sig::Signal::wait\(",
     "step": r"^rocref::gpu::PacketProcessor::step\(\)$",
     "grid": r"^rocref::gpu::KernelExecutor::run\(",
@@ -120,6 +123,8 @@ def figures(profile):
     out["host_launch"] = got["launch_once"][0] / launches
     out["command"] = got["clr_launch"][0] / launches
     out["hip"] = out["host_launch"] - out["command"]
+    out["after_doorbell"] = got["after_doorbell"][0] / launches
+    out["to_doorbell"] = out["host_launch"] - out["after_doorbell"]
     out["host_sync"] = (got["sync_once"][0] - got["signal_wait"][0]) / launches
     out["gpu_step"] = got["step"][0] / dispatches
     out["gpu_dispatch"] = got["grid"][0] / dispatches
@@ -159,6 +164,8 @@ LABELS = [
     ("host_launch", "host: launch (HIP + command layer + submit)"),
     ("hip", "  of which HIP"),
     ("command", "  of which the command layer"),
+    ("to_doorbell", "  of which up to the doorbell"),
+    ("after_doorbell", "  of which after it (giving back what completed)"),
     ("host_sync", "host: hipStreamSynchronize without the wait loop"),
     ("gpu_step", "GPU model: packet processor per dispatch"),
     ("gpu_dispatch", "  of which the grid"),

@@ -11,23 +11,28 @@ SignalPool::~SignalPool() {
   for (const auto& [handle, holders] : holders_) ops_.destroy(hsa_signal_t{handle});
 }
 
+bool SignalPool::acquire_free(hsa_signal_value_t initial, hsa_signal_t* signal) {
+  std::lock_guard lock(mutex_);
+  if (free_.empty()) return false;
+  const hsa_signal_t s = free_.back();
+  free_.pop_back();
+  holders_[s.handle] = 1;
+  // The reset happens before the signal is named by any packet or waiter: the
+  // packet's header release-store (or this mutex) orders it before every reader.
+  if (!clr_mutant_active(ClrMutant::NoResetOnReuse)) ops_.reset(s, initial);
+  *signal = s;
+  return true;
+}
+
 hsa_status_t SignalPool::acquire(hsa_signal_value_t initial, hsa_signal_t* signal, bool* reused) {
-  std::unique_lock lock(mutex_);
-  if (!free_.empty()) {
-    const hsa_signal_t s = free_.back();
-    free_.pop_back();
-    holders_[s.handle] = 1;
-    // The reset happens before the signal is named by any packet or waiter: the
-    // packet's header release-store (or this mutex) orders it before every reader.
-    if (!clr_mutant_active(ClrMutant::NoResetOnReuse)) ops_.reset(s, initial);
-    *signal = s;
+  if (acquire_free(initial, signal)) {
     if (reused) *reused = true;
     return HSA_STATUS_SUCCESS;
   }
-  lock.unlock();  // creation reaches the KFD; no need to hold others up
+  // Creation reaches the KFD, without the lock: no need to hold others up.
   hsa_signal_t s{0};
   if (hsa_status_t status = ops_.create(initial, &s); status != HSA_STATUS_SUCCESS) return status;
-  lock.lock();
+  std::lock_guard lock(mutex_);
   holders_[s.handle] = 1;
   ++created_;
   *signal = s;

@@ -46,6 +46,8 @@ class SignalPool {
 
   // A signal holding `initial` and one reference: a free one reset, else a new one.
   hsa_status_t acquire(hsa_signal_value_t initial, hsa_signal_t* signal, bool* reused = nullptr);
+  // acquire() without creating: false (and nothing done) when no signal is free.
+  bool acquire_free(hsa_signal_value_t initial, hsa_signal_t* signal);
   // One more holder. False (and nothing done) for a signal this pool did not make.
   bool retain(hsa_signal_t signal);
   // A holder is done; at zero holders the signal is free for reuse. False for a

@@ -70,7 +70,9 @@ Expected<std::unique_ptr<VirtualGpu>, hsa_status_t> VirtualGpu::create(Device& d
   return gpu;
 }
 
-VirtualGpu::VirtualGpu(Device& device) : device_(device) {}
+VirtualGpu::VirtualGpu(Device& device) : device_(device) {
+  retired_.reserve(16);  // a launch retires one command in the steady state: no allocation per launch
+}
 
 SignalPool& VirtualGpu::pool() { return device_.signal_pool(); }
 
@@ -90,6 +92,7 @@ hsa_status_t VirtualGpu::submit_locked(const void* packet, const char* what, con
                                        std::unique_lock<Monitor>& lock) {
   if (hsa_status_t e = error(); e != HSA_STATUS_SUCCESS) {
     give_back_locked(pending);  // never submitted: nothing reads its slice or signal
+    give_back_retired_locked();
     return e;
   }
   // The producer's steps through hsa.h, composed by the protocol's own producer
@@ -163,8 +166,9 @@ hsa_status_t VirtualGpu::submit_locked(const void* packet, const char* what, con
     }
   } ops{*this, packet, what, pending, queue_, lock.owns_lock()};
   aql::producer_program(ClrDomain{}, ops);
+  if (!lock.owns_lock()) lock.lock();
+  after_doorbell_locked();
   if (ops.status != HSA_STATUS_SUCCESS) {
-    if (!lock.owns_lock()) lock.lock();
     give_back_locked(pending);
     return ops.status;
   }

@@ -28,6 +28,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 #include "clr/kernarg_ring.h"
 #include "clr/monitor.h"
@@ -132,7 +133,16 @@ class VirtualGpu {
   void record_slice_locked(const KernargRing::Slice& slice, size_t size, void** address, Pending* pending);
   hsa_status_t kernarg_for(size_t size, size_t align, void** address, Pending* pending);
   hsa_status_t one_off_kernarg(size_t size, size_t align, void** address, Pending* pending);
+  // Gives back what every completed command at the front of pending_ holds.
   void reclaim_completed_locked();
+  // A launch's half of it, before its doorbell: completed commands leave pending_ and their
+  // kernarg slices go back to the ring (a ring with nothing live starts over at its base: few,
+  // warm bytes); the rest waits in retired_ for give_back_retired_locked() after the doorbell,
+  // so the signal pool's locks and the prefetches overlap the GPU's work on the new packet.
+  void retire_completed_locked();
+  void give_back_retired_locked();
+  // submit_locked's step after the doorbell: give_back_retired_locked, while the GPU works.
+  void after_doorbell_locked();
   void give_back_locked(const Pending& pending);
   void give_back(const Pending& pending);
 
@@ -145,6 +155,11 @@ class VirtualGpu {
   std::optional<KernargRing> ring_;  // set once in create()
   KernargStats stats_;
   std::deque<Pending> pending_;
+  // Completed commands whose signals a launch gives back after its doorbell; empty whenever
+  // mutex_ is free.
+  std::vector<Pending> retired_;
+  static constexpr uint64_t kProbeEvery = 8;
+  uint64_t launches_unprobed_ = 0;  // launches since one looked for completed commands
   // The queue's read index as last acquire-loaded by submit (AQL-IDX-2): a slot below it + size
   // is free without another load, so a launch reads the line the packet processor writes
   // only when the ring looks full from what it saw. Atomic: the planted SubmitWithoutStreamLock

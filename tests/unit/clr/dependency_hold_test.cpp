@@ -42,7 +42,8 @@ class ClrDependencyHold : public ::testing::Test {
     EXPECT_EQ(a->marker(&marker), HSA_STATUS_SUCCESS);
     EXPECT_EQ(b->wait_for(marker), HSA_STATUS_SUCCESS);
     EXPECT_TRUE(device->signal_pool().release(marker));  // the caller (an event) lets go
-    EXPECT_EQ(a->synchronize(), HSA_STATUS_SUCCESS);     // the marker completed and was reclaimed
+    EXPECT_EQ(a->synchronize(), HSA_STATUS_SUCCESS);     // the marker completed
+    EXPECT_TRUE(a->idle());                              // and a gave back what it held
     hsa_signal_t next{0};
     EXPECT_EQ(device->signal_pool().acquire(1, &next), HSA_STATUS_SUCCESS);
     const bool held = next.handle != marker.handle;
