@@ -10,18 +10,22 @@
 
 #include "common/trace.h"
 #include "hsa/agent.h"
+#include "hsa/async_copy.h"
 #include "hsa/blit_kernel.h"
 #include "hsa/hsa_mutant.h"
 #include "hsa/memory_region.h"
 #include "hsa/runtime.h"
+#include "hsa/signal_object.h"
 
 using rocref::hsa::Agent;
 using rocref::hsa::Allocation;
+using rocref::hsa::AsyncCopy;
 using rocref::hsa::hsa_mutant_active;
 using rocref::hsa::HsaMutant;
 using rocref::hsa::MemoryRegion;
 using rocref::hsa::Runtime;
 using rocref::hsa::runtime;
+using rocref::hsa::SignalObject;
 
 namespace {
 
@@ -86,6 +90,38 @@ hsa_status_t HSA_API hsa_memory_copy(void* dst, const void* src, size_t size) {
     return HSA_STATUS_SUCCESS;
   }
   return rt->blit(*gpu).copy(dst, src, size);
+}
+
+// HSA-MEM-7: ROCR 5.2.3's checks, in its order; the copy runs on the runtime's copy thread.
+hsa_status_t HSA_API hsa_amd_memory_async_copy(void* dst, hsa_agent_t dst_agent, const void* src, hsa_agent_t src_agent,
+                                               size_t size, uint32_t num_dep_signals, const hsa_signal_t* dep_signals,
+                                               hsa_signal_t completion_signal) {
+  Runtime* rt = runtime();
+  if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (dst == nullptr || src == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if ((num_dep_signals == 0) != (dep_signals == nullptr)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  Agent* to = rt->find_agent(dst_agent);
+  Agent* from = rt->find_agent(src_agent);
+  if (to == nullptr || from == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
+  // A null handle is INVALID_ARGUMENT, an unknown one INVALID_SIGNAL (ROCR's Signal::Convert).
+  auto signal_of = [rt](hsa_signal_t handle, SignalObject** out) {
+    if (handle.handle == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    *out = rt->find_signal(handle);
+    return *out == nullptr ? HSA_STATUS_ERROR_INVALID_SIGNAL : HSA_STATUS_SUCCESS;
+  };
+  AsyncCopy copy;
+  copy.dependencies.resize(num_dep_signals);
+  for (uint32_t i = 0; i < num_dep_signals; ++i) {
+    if (hsa_status_t s = signal_of(dep_signals[i], &copy.dependencies[i]); s != HSA_STATUS_SUCCESS) return s;
+  }
+  if (hsa_status_t s = signal_of(completion_signal, &copy.completion); s != HSA_STATUS_SUCCESS) return s;
+  // ROCR returns at once for 0 bytes: nothing is waited for and the signal keeps its value.
+  if (size == 0) return HSA_STATUS_SUCCESS;
+  copy.dst = dst;
+  copy.src = src;
+  copy.size = size;
+  copy.gpu = from->is_gpu() ? from : to->is_gpu() ? to : nullptr;  // ROCR: the source GPU's engine first
+  return rt->async_copies().submit(std::move(copy));
 }
 
 // HSA-MEM-5: always the fill kernel of a GPU, as in ROCR.

@@ -5,6 +5,7 @@
 
 #include "hsa/agent.h"
 #include "hsa/aql_queue.h"
+#include "hsa/async_copy.h"
 #include "hsa/async_handler.h"
 #include "hsa/blit_kernel.h"
 #include "hsa/memory_region.h"
@@ -109,7 +110,9 @@ hsa_status_t Runtime::open() {
 }
 
 void Runtime::close() {
-  // Reverse order of dependence: handlers watch signals and queues; queues own signals.
+  // Reverse order of dependence: handlers watch signals and queues; queues own signals;
+  // copies wait on signals and run on the blit queues.
+  async_copies_.reset();
   async_handler_.reset();
   blits_.clear();
   std::vector<AqlQueue*> queues;
@@ -245,6 +248,12 @@ AsyncHandler& Runtime::async_handler() {
   std::lock_guard lock(async_mutex_);
   if (!async_handler_) async_handler_ = std::make_unique<AsyncHandler>();
   return *async_handler_;
+}
+
+AsyncCopies& Runtime::async_copies() {
+  std::lock_guard lock(async_mutex_);
+  if (!async_copies_) async_copies_ = std::make_unique<AsyncCopies>();
+  return *async_copies_;
 }
 
 BlitKernel& Runtime::blit(Agent& gpu) {

@@ -28,6 +28,7 @@ class AqlQueue;
 class AsyncHandler;
 class SignalPool;
 class BlitKernel;
+class AsyncCopies;
 
 // One allocation made through hsa_memory_allocate / hsa_amd_memory_pool_allocate.
 struct Allocation {
@@ -75,6 +76,9 @@ class Runtime {
   // HSA-MEM-4: the blit kernels of `gpu`, made on first use.
   BlitKernel& blit(Agent& gpu);
 
+  // HSA-MEM-7: the thread of hsa_amd_memory_async_copy, started on first use.
+  AsyncCopies& async_copies();
+
   AsyncHandler& async_handler();
   // nullptr until the first registration (no thread is started just to remove nothing).
   AsyncHandler* started_async_handler();
@@ -110,6 +114,7 @@ class Runtime {
 
   std::mutex async_mutex_;
   std::unique_ptr<AsyncHandler> async_handler_;
+  std::unique_ptr<AsyncCopies> async_copies_;  // under async_mutex_
 };
 
 // The runtime, or nullptr; entry points return HSA_STATUS_ERROR_NOT_INITIALIZED on nullptr.

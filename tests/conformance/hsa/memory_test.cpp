@@ -286,6 +286,78 @@ TEST_F(HsaMemory, HSA_MEM_5_FillWritesEveryWordOfTheRange) {
   hsa_amd_memory_pool_free(host);
 }
 
+// HSA-MEM-7: ROCR 5.2.3's argument checks, in its order; nothing is copied and the completion
+// signal keeps its value on every error, and for a copy of 0 bytes.
+TEST_F(HsaMemory, HSA_MEM_7_AsyncCopyChecksItsArgumentsInRocrsOrder) {
+  record_clause("HSA-MEM-7");
+  void* device = nullptr;
+  uint32_t host[4] = {1, 2, 3, 4};
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(vram_, 4096, 0, &device), HSA_STATUS_SUCCESS);
+  hsa_signal_t done{0}, dependency{0};
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(0, 0, nullptr, &dependency), HSA_STATUS_SUCCESS);
+  const hsa_agent_t gpu = agents_.gpu, cpu = agents_.cpu, none{0};
+  auto copy = [&](void* dst, hsa_agent_t to, const void* src, hsa_agent_t from, size_t size, uint32_t deps,
+                  const hsa_signal_t* dep, hsa_signal_t signal) {
+    return hsa_amd_memory_async_copy(dst, to, src, from, size, deps, dep, signal);
+  };
+  EXPECT_EQ(copy(nullptr, gpu, host, cpu, 16, 0, nullptr, done), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(copy(device, gpu, nullptr, cpu, 16, 0, nullptr, done), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(copy(device, gpu, host, cpu, 16, 1, nullptr, done), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(copy(device, gpu, host, cpu, 16, 0, &dependency, done), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  // The dependency list before the agents, the agents before the signals.
+  EXPECT_EQ(copy(device, none, host, cpu, 16, 1, nullptr, done), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(copy(device, none, host, cpu, 16, 0, nullptr, done), HSA_STATUS_ERROR_INVALID_AGENT);
+  EXPECT_EQ(copy(device, gpu, host, none, 16, 0, nullptr, hsa_signal_t{0}), HSA_STATUS_ERROR_INVALID_AGENT);
+  const hsa_signal_t null_signal{0};
+  EXPECT_EQ(copy(device, gpu, host, cpu, 16, 1, &null_signal, done), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(copy(device, gpu, host, cpu, 16, 0, nullptr, null_signal), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(copy(device, gpu, host, cpu, 0, 0, nullptr, done), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_signal_load_scacquire(done), 1) << "a copy of 0 bytes (or a refused one) completed its signal";
+  hsa_signal_destroy(dependency);
+  hsa_signal_destroy(done);
+  hsa_amd_memory_pool_free(device);
+}
+
+// HSA-MEM-7: system -> VRAM -> system through the GPU agent, each completing its signal by 1;
+// a copy behind a dependency waits until the dependency is 0, and the copy after it waits too.
+TEST_F(HsaMemory, HSA_MEM_7_AsyncCopiesRunAfterTheirDependenciesInOrder) {
+  record_clause("HSA-MEM-7");
+  constexpr size_t kBytes = 3 * 4096 + 100;
+  void *device = nullptr, *in = nullptr, *out = nullptr;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(vram_, kBytes, 0, &device), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(system_, kBytes, 0, &in), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(system_, kBytes, 0, &out), HSA_STATUS_SUCCESS);
+  // ROCR maps system memory for a GPU only when granted (see expected_deviations.tsv).
+  ASSERT_EQ(hsa_amd_agents_allow_access(1, &agents_.gpu, nullptr, in), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_agents_allow_access(1, &agents_.gpu, nullptr, out), HSA_STATUS_SUCCESS);
+  auto* bytes = static_cast<uint8_t*>(in);
+  for (size_t i = 0; i < kBytes; ++i) bytes[i] = static_cast<uint8_t>(i * 7 + 3);
+  std::memset(out, 0, kBytes);
+  hsa_signal_t gate{0}, up{0}, down{0};
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &gate), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(2, 0, nullptr, &up), HSA_STATUS_SUCCESS);  // 2: the copy subtracts exactly 1
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &down), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_async_copy(device, agents_.gpu, in, agents_.cpu, kBytes, 1, &gate, up), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_async_copy(out, agents_.cpu, device, agents_.gpu, kBytes, 1, &up, down), HSA_STATUS_SUCCESS);
+  // Held by the gate: neither copy may run (the second also waits for the first's signal).
+  EXPECT_EQ(hsa_signal_wait_scacquire(down, HSA_SIGNAL_CONDITION_LT, 1, 50'000'000, HSA_WAIT_STATE_BLOCKED), 1);
+  EXPECT_EQ(hsa_signal_load_scacquire(up), 2) << "the copy ran before its dependency reached 0";
+  hsa_signal_store_screlease(gate, 0);
+  EXPECT_EQ(hsa_signal_wait_scacquire(up, HSA_SIGNAL_CONDITION_LT, 2, UINT64_MAX, HSA_WAIT_STATE_BLOCKED), 1);
+  // The second depends on `up` reaching 0: at 1 it still waits.
+  EXPECT_EQ(hsa_signal_wait_scacquire(down, HSA_SIGNAL_CONDITION_LT, 1, 50'000'000, HSA_WAIT_STATE_BLOCKED), 1);
+  hsa_signal_subtract_screlease(up, 1);
+  EXPECT_EQ(hsa_signal_wait_scacquire(down, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX, HSA_WAIT_STATE_BLOCKED), 0);
+  EXPECT_EQ(std::memcmp(out, in, kBytes), 0) << "system -> VRAM -> system changed the bytes";
+  hsa_signal_destroy(gate);
+  hsa_signal_destroy(up);
+  hsa_signal_destroy(down);
+  hsa_amd_memory_pool_free(device);
+  hsa_amd_memory_pool_free(in);
+  hsa_amd_memory_pool_free(out);
+}
+
 TEST_F(HsaMemory, HSA_MEM_6_AllowAccessChecksItsArguments) {
   record_clause("HSA-MEM-6");
   void* ptr = nullptr;

@@ -1,0 +1,56 @@
+// tests/unit/hsa/async_copy_mutant_test.cpp - HSA-MEM-7's dependency wait: a copy behind a
+// dependency signal at 1 has not run 50 ms later, and runs once the signal is 0. The planted
+// HsaMutant::AsyncCopySkipsDependencies (the copy thread does not wait) is caught.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "hsa/hsa_mutant.h"
+#include "hsa_fixture.h"
+
+namespace hsa_conformance {
+namespace {
+
+class HsaAsyncCopyMutant : public HsaTest {
+ protected:
+  // Whether a copy behind a dependency at 1 stayed unwritten and uncompleted for 50 ms.
+  bool waits_for_its_dependency() {
+    const hsa_amd_memory_pool_t vram = find_pool(agents_.gpu, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED);
+    const hsa_amd_memory_pool_t system = find_pool(agents_.cpu, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED);
+    void *device = nullptr, *host = nullptr;
+    EXPECT_EQ(hsa_amd_memory_pool_allocate(vram, 4096, 0, &device), HSA_STATUS_SUCCESS);
+    EXPECT_EQ(hsa_amd_memory_pool_allocate(system, 4096, 0, &host), HSA_STATUS_SUCCESS);
+    if (device == nullptr || host == nullptr) return false;
+    std::memset(host, 0x5a, 4096);
+    EXPECT_EQ(hsa_amd_memory_fill(device, 0, 1024), HSA_STATUS_SUCCESS);
+    hsa_signal_t gate{0}, done{0};
+    EXPECT_EQ(hsa_signal_create(1, 0, nullptr, &gate), HSA_STATUS_SUCCESS);
+    EXPECT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+    EXPECT_EQ(hsa_amd_memory_async_copy(device, agents_.gpu, host, agents_.cpu, 4096, 1, &gate, done),
+              HSA_STATUS_SUCCESS);
+    const hsa_signal_value_t early =
+        hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 1, 50'000'000, HSA_WAIT_STATE_BLOCKED);
+    const bool untouched = *static_cast<const uint32_t *>(device) == 0;
+    hsa_signal_store_screlease(gate, 0);
+    EXPECT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX, HSA_WAIT_STATE_BLOCKED), 0);
+    EXPECT_EQ(*static_cast<const uint32_t *>(device), 0x5a5a5a5au) << "the copy never ran";
+    hsa_signal_destroy(gate);
+    hsa_signal_destroy(done);
+    hsa_amd_memory_pool_free(device);
+    hsa_amd_memory_pool_free(host);
+    return early == 1 && untouched;
+  }
+};
+
+TEST_F(HsaAsyncCopyMutant, AsyncCopySkipsDependenciesIsCaught) {
+  EXPECT_TRUE(waits_for_its_dependency());
+  bool waits = true;
+  {
+    rocref::hsa::ScopedHsaMutant planted(rocref::hsa::HsaMutant::AsyncCopySkipsDependencies);
+    waits = waits_for_its_dependency();
+  }
+  EXPECT_FALSE(waits) << "the planted bug copied before the dependency reached 0, unseen";
+}
+
+}  // namespace
+}  // namespace hsa_conformance
