@@ -13,11 +13,12 @@
 namespace rocref::hsa {
 
 enum class HsaMutant : uint32_t {
-  BlitAgentReleaseScope,       // AQL-FEN-3: blit dispatch released at AGENT scope; the host reads next
-  BlitDoorbellBeforeHeader,    // AQL-DB-1: blit doorbell rung before the header is release-stored
-  BlitAgentAcquireScope,       // AQL-FEN-6: blit dispatch acquired at AGENT scope; it may read old kernargs
-  AllowAccessFirstGpuOnly,     // HSA-AGENT-3: hsa_amd_agents_allow_access maps for the first GPU agent listed only
-  AsyncCopySkipsDependencies,  // HSA-MEM-7: an asynchronous copy runs without waiting for its dependency signals
+  BlitAgentReleaseScope,            // AQL-FEN-3: blit dispatch released at AGENT scope; the host reads next
+  BlitDoorbellBeforeHeader,         // AQL-DB-1: blit doorbell rung before the header is release-stored
+  BlitAgentAcquireScope,            // AQL-FEN-6: blit dispatch acquired at AGENT scope; it may read old kernargs
+  AllowAccessFirstGpuOnly,          // HSA-AGENT-3: hsa_amd_agents_allow_access maps for the first GPU agent listed only
+  AsyncCopySkipsDependencies,       // HSA-MEM-7: an asynchronous copy runs without waiting for its dependency signals
+  PointerInfoIgnoresAllocationMap,  // HSA-PTR-1/2: pointer info from the driver's record only, not the runtime's map
   // Loader bugs (executable.cpp), caught by tests/unit/hsa/code_object_loader_test.cpp:
   LoaderKernelObjectWithoutBase,  // HSA-LOAD-3: kernel object = value of `<kernel>.kd`, load base not added
   LoaderRelocationsSkipped,       // HSA-LOAD-2: dynamic relocations not applied (pointers in data stay unrelocated)

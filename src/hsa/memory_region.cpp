@@ -91,6 +91,7 @@ HsaMemFlags MemoryRegion::thunk_flags() const noexcept {
   } else {
     flags.ui32.CoarseGrain = kind_ == Kind::SystemCoarse ? 1 : 0;
     flags.ui32.CachePolicy = HSA_CACHING_CACHED;
+    flags.ui32.Uncached = kind_ == Kind::Kernarg ? 1 : 0;  // as ROCR (pointer info: KERNARG_INIT)
     flags.ui32.ExecuteAccess = 1;
   }
   return flags;

@@ -181,7 +181,7 @@ hsa_status_t Runtime::allocate(MemoryRegion& region, size_t size, void** ptr) {
   if (hsa_status_t status = region.allocate_pages(rounded, &address); status != HSA_STATUS_SUCCESS) return status;
   {
     std::unique_lock lock(allocations_mutex_);
-    allocations_[reinterpret_cast<uintptr_t>(address)] = Allocation{&region, rounded};
+    allocations_[reinterpret_cast<uintptr_t>(address)] = Allocation{&region, rounded, nullptr};
   }
   *ptr = address;
   return HSA_STATUS_SUCCESS;
@@ -210,6 +210,20 @@ bool Runtime::find_allocation(const void* ptr, size_t size, void** base, Allocat
   if (base != nullptr) *base = reinterpret_cast<void*>(it->first);
   if (out != nullptr) *out = it->second;
   return true;
+}
+
+bool Runtime::set_user_data(const void* base, void* user_data) {
+  std::unique_lock lock(allocations_mutex_);
+  auto it = allocations_.find(reinterpret_cast<uintptr_t>(base));
+  if (it == allocations_.end()) return false;
+  it->second.user_data = user_data;
+  return true;
+}
+
+Agent* Runtime::agent_of_node(uint32_t node) const noexcept {
+  for (const auto& agent : agents_)
+    if (agent->node_id() == node) return agent.get();
+  return nullptr;
 }
 
 void Runtime::register_signal(SignalObject* signal) {

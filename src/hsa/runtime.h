@@ -33,7 +33,8 @@ class AsyncCopies;
 // One allocation made through hsa_memory_allocate / hsa_amd_memory_pool_allocate.
 struct Allocation {
   MemoryRegion* region = nullptr;
-  size_t size = 0;  // rounded to the region's granule, as passed to the thunk
+  size_t size = 0;            // rounded to the region's granule, as passed to the thunk (and as ROCR reports it)
+  void* user_data = nullptr;  // hsa_amd_pointer_info_set_userdata on the allocation's start
 };
 
 class Runtime {
@@ -61,6 +62,9 @@ class Runtime {
   hsa_status_t free(void* ptr);
   // The allocation that contains [ptr, ptr + size), or false.
   bool find_allocation(const void* ptr, size_t size, void** base, Allocation* out) const;
+  // HSA-PTR-2: user data on an allocation, by its start only (false otherwise).
+  bool set_user_data(const void* base, void* user_data);
+  Agent* agent_of_node(uint32_t node) const noexcept;  // the first agent of a KFD node, or nullptr
 
   // Signals (HSA-SIG-*).
   SignalPool& signal_pool() noexcept { return *signal_pool_; }

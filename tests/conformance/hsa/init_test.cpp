@@ -28,6 +28,10 @@ TEST(HsaInit, HSA_INIT_3_EveryCallBeforeInitReturnsNotInitialized) {
   EXPECT_EQ(hsa_amd_memory_fill(&word, 1, 1), HSA_STATUS_ERROR_NOT_INITIALIZED);
   EXPECT_EQ(word, 0u) << "a call before hsa_init changed memory";
   EXPECT_EQ(hsa_amd_agents_allow_access(1, &agent, nullptr, &word), HSA_STATUS_ERROR_NOT_INITIALIZED);
+  hsa_amd_pointer_info_t info{};
+  info.size = sizeof info;
+  EXPECT_EQ(hsa_amd_pointer_info(&word, &info, nullptr, nullptr, nullptr), HSA_STATUS_ERROR_NOT_INITIALIZED);
+  EXPECT_EQ(hsa_amd_pointer_info_set_userdata(&word, &value), HSA_STATUS_ERROR_NOT_INITIALIZED);
 }
 
 TEST(HsaInit, HSA_INIT_1_InitIsReferenceCounted) {

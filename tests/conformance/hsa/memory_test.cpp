@@ -1,4 +1,5 @@
 // tests/conformance/hsa/memory_test.cpp - regions, memory pools, allocation, copy, fill, access.
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -356,6 +357,89 @@ TEST_F(HsaMemory, HSA_MEM_7_AsyncCopiesRunAfterTheirDependenciesInOrder) {
   hsa_amd_memory_pool_free(device);
   hsa_amd_memory_pool_free(in);
   hsa_amd_memory_pool_free(out);
+}
+
+// HSA-PTR-1, as ROCR 5.2.3 answers on the model: a runtime allocation by its start and size in
+// whole 4 KiB pages from any pointer into it, its owner and grain, the agents it is mapped for;
+// memory the runtime never saw is UNKNOWN; a short `size` gets only the fields that fit.
+TEST_F(HsaMemory, HSA_PTR_1_PointerInfoDescribesTheAllocationHoldingThePointer) {
+  record_clause("HSA-PTR-1");
+  void *device = nullptr, *args = nullptr;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(vram_, 5000, 0, &device), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(kernarg_, 64, 0, &args), HSA_STATUS_SUCCESS);
+  for (size_t offset : {size_t{0}, size_t{4096}, size_t{8191}}) {
+    hsa_amd_pointer_info_t info{};
+    info.size = sizeof info;
+    uint32_t count = 0;
+    hsa_agent_t* accessible = nullptr;
+    ASSERT_EQ(hsa_amd_pointer_info(static_cast<uint8_t*>(device) + offset, &info, malloc, &count, &accessible),
+              HSA_STATUS_SUCCESS);
+    EXPECT_EQ(info.size, sizeof info);
+    EXPECT_EQ(info.type, HSA_EXT_POINTER_TYPE_HSA) << offset;
+    EXPECT_EQ(info.agentBaseAddress, device) << offset;
+    EXPECT_EQ(info.hostBaseAddress, device) << offset;
+    EXPECT_EQ(info.sizeInBytes, 8192u) << "5000 bytes in whole pages";
+    EXPECT_EQ(info.agentOwner.handle, agents_.gpu.handle);
+    EXPECT_EQ(info.global_flags, uint32_t{HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED});
+    ASSERT_EQ(count, 1u);
+    EXPECT_EQ(accessible[0].handle, agents_.gpu.handle);
+    free(accessible);
+  }
+  hsa_amd_pointer_info_t info{};
+  info.size = sizeof info;
+  ASSERT_EQ(hsa_amd_pointer_info(args, &info, nullptr, nullptr, nullptr), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(info.agentOwner.handle, agents_.cpu.handle);
+  EXPECT_EQ(info.global_flags,
+            uint32_t{HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED | HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT});
+  // Memory the runtime never allocated or locked: UNKNOWN, no size (ROCR names node 0's agent).
+  std::vector<uint8_t> heap(100);
+  info = {};
+  info.size = sizeof info;
+  ASSERT_EQ(hsa_amd_pointer_info(heap.data(), &info, nullptr, nullptr, nullptr), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(info.type, HSA_EXT_POINTER_TYPE_UNKNOWN);
+  EXPECT_EQ(info.sizeInBytes, 0u);
+  EXPECT_EQ(info.agentOwner.handle, agents_.cpu.handle);
+  // A `size` of 8 takes the size and the type only.
+  hsa_amd_pointer_info_t part;
+  std::memset(&part, 0xcc, sizeof part);
+  part.size = 8;
+  ASSERT_EQ(hsa_amd_pointer_info(device, &part, nullptr, nullptr, nullptr), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(part.size, 8u);
+  EXPECT_EQ(part.type, HSA_EXT_POINTER_TYPE_HSA);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(part.agentBaseAddress), uintptr_t{0xcccccccccccccccc})
+      << "a field past `size` was written";
+  part.size = 0;
+  EXPECT_EQ(hsa_amd_pointer_info(device, &part, nullptr, nullptr, nullptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_pointer_info(nullptr, &info, nullptr, nullptr, nullptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_pointer_info(device, nullptr, nullptr, nullptr, nullptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  hsa_amd_memory_pool_free(device);
+  hsa_amd_memory_pool_free(args);
+}
+
+// HSA-PTR-2: user data set on an allocation's start comes back from any pointer into it; set on
+// an interior pointer it goes to the driver's record, which pointer info does not read for the
+// runtime's allocations (ROCR's two maps); memory nobody knows is INVALID_ARGUMENT.
+TEST_F(HsaMemory, HSA_PTR_2_UserDataLivesOnTheAllocationStart) {
+  record_clause("HSA-PTR-2");
+  void* device = nullptr;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(vram_, 8192, 0, &device), HSA_STATUS_SUCCESS);
+  auto user_data_at = [](const void* p) {
+    hsa_amd_pointer_info_t info{};
+    info.size = sizeof info;
+    EXPECT_EQ(hsa_amd_pointer_info(p, &info, nullptr, nullptr, nullptr), HSA_STATUS_SUCCESS);
+    return info.userData;
+  };
+  int tag = 0, other = 0;
+  EXPECT_EQ(user_data_at(device), nullptr);
+  ASSERT_EQ(hsa_amd_pointer_info_set_userdata(device, &tag), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(user_data_at(device), &tag);
+  EXPECT_EQ(user_data_at(static_cast<uint8_t*>(device) + 100), &tag);
+  EXPECT_EQ(hsa_amd_pointer_info_set_userdata(static_cast<uint8_t*>(device) + 64, &other), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(user_data_at(static_cast<uint8_t*>(device) + 64), &tag);
+  std::vector<uint8_t> heap(100);
+  EXPECT_EQ(hsa_amd_pointer_info_set_userdata(heap.data(), &tag), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_pointer_info_set_userdata(nullptr, &tag), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  hsa_amd_memory_pool_free(device);
 }
 
 TEST_F(HsaMemory, HSA_MEM_6_AllowAccessChecksItsArguments) {

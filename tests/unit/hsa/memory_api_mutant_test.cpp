@@ -1,6 +1,7 @@
-// tests/unit/hsa/async_copy_mutant_test.cpp - HSA-MEM-7's dependency wait: a copy behind a
-// dependency signal at 1 has not run 50 ms later, and runs once the signal is 0. The planted
-// HsaMutant::AsyncCopySkipsDependencies (the copy thread does not wait) is caught.
+// tests/unit/hsa/memory_api_mutant_test.cpp - planted bugs of the AMD memory entry points caught:
+// HSA-MEM-7's dependency wait (a copy behind a dependency signal at 1 has not run 50 ms later;
+// AsyncCopySkipsDependencies copies at once) and HSA-PTR-2's user data on an allocation's start
+// (PointerInfoIgnoresAllocationMap answers from the driver's record only).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -11,7 +12,7 @@
 namespace hsa_conformance {
 namespace {
 
-class HsaAsyncCopyMutant : public HsaTest {
+class HsaMemoryApiMutant : public HsaTest {
  protected:
   // Whether a copy behind a dependency at 1 stayed unwritten and uncompleted for 50 ms.
   bool waits_for_its_dependency() {
@@ -42,7 +43,7 @@ class HsaAsyncCopyMutant : public HsaTest {
   }
 };
 
-TEST_F(HsaAsyncCopyMutant, AsyncCopySkipsDependenciesIsCaught) {
+TEST_F(HsaMemoryApiMutant, AsyncCopySkipsDependenciesIsCaught) {
   EXPECT_TRUE(waits_for_its_dependency());
   bool waits = true;
   {
@@ -50,6 +51,31 @@ TEST_F(HsaAsyncCopyMutant, AsyncCopySkipsDependenciesIsCaught) {
     waits = waits_for_its_dependency();
   }
   EXPECT_FALSE(waits) << "the planted bug copied before the dependency reached 0, unseen";
+}
+
+// Whether user data set on an allocation's start is what pointer info reports for it.
+bool user_data_comes_back(hsa_amd_memory_pool_t vram) {
+  void *device = nullptr;
+  if (hsa_amd_memory_pool_allocate(vram, 4096, 0, &device) != HSA_STATUS_SUCCESS) return false;
+  int tag = 0;
+  hsa_amd_pointer_info_t info{};
+  info.size = sizeof info;
+  const bool set = hsa_amd_pointer_info_set_userdata(device, &tag) == HSA_STATUS_SUCCESS;
+  const bool read =
+      hsa_amd_pointer_info(static_cast<uint8_t *>(device) + 8, &info, nullptr, nullptr, nullptr) == HSA_STATUS_SUCCESS;
+  hsa_amd_memory_pool_free(device);
+  return set && read && info.userData == &tag && info.agentBaseAddress == device;
+}
+
+TEST_F(HsaMemoryApiMutant, PointerInfoIgnoresAllocationMapIsCaught) {
+  const hsa_amd_memory_pool_t vram = find_pool(agents_.gpu, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED);
+  EXPECT_TRUE(user_data_comes_back(vram));
+  bool comes_back = true;
+  {
+    rocref::hsa::ScopedHsaMutant planted(rocref::hsa::HsaMutant::PointerInfoIgnoresAllocationMap);
+    comes_back = user_data_comes_back(vram);
+  }
+  EXPECT_FALSE(comes_back) << "the planted bug reported the driver's record, unseen";
 }
 
 }  // namespace
