@@ -19,6 +19,7 @@ enum class HsaMutant : uint32_t {
   AllowAccessFirstGpuOnly,          // HSA-AGENT-3: hsa_amd_agents_allow_access maps for the first GPU agent listed only
   AsyncCopySkipsDependencies,       // HSA-MEM-7: an asynchronous copy runs without waiting for its dependency signals
   PointerInfoIgnoresAllocationMap,  // HSA-PTR-1/2: pointer info from the driver's record only, not the runtime's map
+  UnlockKeepsRegistration,          // HSA-LOCK-2: hsa_amd_memory_unlock unmaps but never deregisters
   // Loader bugs (executable.cpp), caught by tests/unit/hsa/code_object_loader_test.cpp:
   LoaderKernelObjectWithoutBase,  // HSA-LOAD-3: kernel object = value of `<kernel>.kd`, load base not added
   LoaderRelocationsSkipped,       // HSA-LOAD-2: dynamic relocations not applied (pointers in data stay unrelocated)

@@ -23,6 +23,11 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtQueryPointerInfo(const void* Pointer, HsaPointerIn
   PointerInfo->CPUAddress = a->address;
   PointerInfo->GPUAddress = reinterpret_cast<uintptr_t>(a->address);  // MEM-VA-1
   PointerInfo->SizeInBytes = a->size;
+  if (a->from_register) {  // libhsakmt: the pointer and bytes registered, the GPU address of that pointer
+    PointerInfo->CPUAddress = a->user_address;
+    PointerInfo->SizeInBytes = a->user_size;
+    PointerInfo->GPUAddress += reinterpret_cast<uintptr_t>(a->user_address) & (kPageSize - 1);
+  }
   PointerInfo->UserData = a->user_data;
   // The arrays stay valid until the buffer changes, as libhsakmt's do.
   auto to_nodes = [&p](const std::vector<uint32_t>& gpu_ids, std::vector<uint32_t>* nodes) {
@@ -50,6 +55,8 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtSetMemoryUserData(const void* Pointer, void* UserD
 HSAKMT_STATUS HSAKMTAPI hsaKmtRegisterMemoryWithFlags(void* MemoryAddress, HSAuint64 MemorySizeInBytes,
                                                       HsaMemFlags MemFlags) {
   ROCREF_THUNK_LOCK_OPEN(p);
+  // libhsakmt: registered memory must be ordinary paged host memory.
+  if (MemFlags.ui32.HostAccess != 1 || MemFlags.ui32.NonPaged == 1) return HSAKMT_STATUS_NOT_SUPPORTED;
   if (!MemoryAddress || !MemorySizeInBytes) return HSAKMT_STATUS_INVALID_PARAMETER;
   return register_locked(p, MemoryAddress, MemorySizeInBytes, {}, MemFlags.ui32.CoarseGrain);
 }

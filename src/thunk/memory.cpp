@@ -332,6 +332,9 @@ HSAKMT_STATUS register_locked(Process& p, void* address, uint64_t size, std::vec
   a.from_register = true;
   a.registrations = 1;
   a.registered_gpus = std::move(gpu_ids);
+  a.user_address = address;
+  a.user_size = size;
+  a.flags.ui32.CoarseGrain = coarse_grain ? 1 : 0;
   return HSAKMT_STATUS_SUCCESS;
 }
 

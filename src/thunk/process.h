@@ -38,6 +38,8 @@ struct Allocation {
   MemKind kind = MemKind::Vram;
   bool from_register = false;             // made by hsaKmtRegisterMemory*
   uint32_t registrations = 0;             // userptr: RegisterMemory count
+  void* user_address = nullptr;           // userptr: the pointer registered (address is its page)
+  uint64_t user_size = 0;                 // userptr: the bytes registered (size covers whole pages)
   std::vector<uint32_t> registered_gpus;  // RegisterMemoryToNodes
   std::vector<uint32_t> mapped_gpus;      // gpu_ids it is mapped on
   uint32_t map_count = 0;                 // userptr: nested MapMemoryToGPU

@@ -32,6 +32,9 @@ TEST(HsaInit, HSA_INIT_3_EveryCallBeforeInitReturnsNotInitialized) {
   info.size = sizeof info;
   EXPECT_EQ(hsa_amd_pointer_info(&word, &info, nullptr, nullptr, nullptr), HSA_STATUS_ERROR_NOT_INITIALIZED);
   EXPECT_EQ(hsa_amd_pointer_info_set_userdata(&word, &value), HSA_STATUS_ERROR_NOT_INITIALIZED);
+  void* agent_ptr = nullptr;
+  EXPECT_EQ(hsa_amd_memory_lock(&word, sizeof word, nullptr, 0, &agent_ptr), HSA_STATUS_ERROR_NOT_INITIALIZED);
+  EXPECT_EQ(hsa_amd_memory_unlock(&word), HSA_STATUS_ERROR_NOT_INITIALIZED);
 }
 
 TEST(HsaInit, HSA_INIT_1_InitIsReferenceCounted) {

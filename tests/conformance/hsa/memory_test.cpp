@@ -442,6 +442,72 @@ TEST_F(HsaMemory, HSA_PTR_2_UserDataLivesOnTheAllocationStart) {
   hsa_amd_memory_pool_free(device);
 }
 
+// HSA-LOCK-1/2, as ROCR 5.2.3 answers on the model: locked host memory is LOCKED in pointer
+// info with the exact pointer and size, owned by the CPU, coarse-grained, mapped for the GPU;
+// the GPU copies from the agent pointer; locks of one range count; unlock always succeeds.
+TEST_F(HsaMemory, HSA_LOCK_1_LockedHostMemoryIsMappedForTheGpu) {
+  record_clause("HSA-LOCK-1");
+  constexpr size_t kPage = 4096, kBytes = 5000;
+  std::vector<uint8_t> storage(4 * kPage);
+  uint8_t* page = storage.data() + (kPage - reinterpret_cast<uintptr_t>(storage.data()) % kPage) % kPage;
+  uint8_t* host = page + 100;
+  for (size_t i = 0; i < kBytes; ++i) host[i] = static_cast<uint8_t>(i * 13 + 1);
+  void* agent_ptr = reinterpret_cast<void*>(1);
+  EXPECT_EQ(hsa_amd_memory_lock(nullptr, 10, nullptr, 0, &agent_ptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_memory_lock(host, 0, nullptr, 0, &agent_ptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_memory_lock(host, 10, nullptr, 0, nullptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(agent_ptr, reinterpret_cast<void*>(1)) << "written before the first checks passed";
+  EXPECT_EQ(hsa_amd_memory_lock(host, 10, nullptr, 1, &agent_ptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(agent_ptr, nullptr);
+  hsa_agent_t none{0};
+  EXPECT_EQ(hsa_amd_memory_lock(host, 10, &none, 1, &agent_ptr), HSA_STATUS_ERROR_INVALID_AGENT);
+  // CPU agents only: nothing is pinned, the host pointer is the agent pointer.
+  ASSERT_EQ(hsa_amd_memory_lock(host, kBytes, &agents_.cpu, 1, &agent_ptr), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(agent_ptr, host);
+  hsa_amd_pointer_info_t info{};
+  info.size = sizeof info;
+  ASSERT_EQ(hsa_amd_pointer_info(host, &info, nullptr, nullptr, nullptr), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(info.type, HSA_EXT_POINTER_TYPE_UNKNOWN);
+  // Every GPU: pinned and mapped.
+  ASSERT_EQ(hsa_amd_memory_lock(host, kBytes, nullptr, 0, &agent_ptr), HSA_STATUS_SUCCESS);
+  ASSERT_NE(agent_ptr, nullptr);
+  uint32_t count = 0;
+  hsa_agent_t* accessible = nullptr;
+  ASSERT_EQ(hsa_amd_pointer_info(page + kPage + 7, &info, malloc, &count, &accessible), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(info.type, HSA_EXT_POINTER_TYPE_LOCKED);
+  EXPECT_EQ(info.hostBaseAddress, host);
+  EXPECT_EQ(info.agentBaseAddress, agent_ptr);
+  EXPECT_EQ(info.sizeInBytes, kBytes);
+  EXPECT_EQ(info.agentOwner.handle, agents_.cpu.handle);
+  EXPECT_EQ(info.global_flags, uint32_t{HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED});
+  ASSERT_EQ(count, 1u);
+  EXPECT_EQ(accessible[0].handle, agents_.gpu.handle);
+  free(accessible);
+  // The GPU reads it through the agent pointer.
+  void* device = nullptr;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(vram_, 8192, 0, &device), HSA_STATUS_SUCCESS);
+  hsa_signal_t done{0};
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_async_copy(device, agents_.gpu, agent_ptr, agents_.gpu, kBytes, 0, nullptr, done),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX, HSA_WAIT_STATE_BLOCKED), 0);
+  EXPECT_EQ(std::memcmp(device, host, kBytes), 0);
+  hsa_signal_destroy(done);
+  hsa_amd_memory_pool_free(device);
+  // HSA-LOCK-2: a second lock of the range, then two unlocks; unlocking what is not locked succeeds.
+  void* again = nullptr;
+  ASSERT_EQ(hsa_amd_memory_lock(host, kBytes, &agents_.gpu, 1, &again), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(again, agent_ptr);
+  EXPECT_EQ(hsa_amd_memory_unlock(host), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_pointer_info(host, &info, nullptr, nullptr, nullptr), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(info.type, HSA_EXT_POINTER_TYPE_LOCKED) << "one unlock of two locks unlocked the range";
+  EXPECT_EQ(hsa_amd_memory_unlock(host), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_pointer_info(host, &info, nullptr, nullptr, nullptr), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(info.type, HSA_EXT_POINTER_TYPE_UNKNOWN);
+  EXPECT_EQ(hsa_amd_memory_unlock(host), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_amd_memory_unlock(nullptr), HSA_STATUS_SUCCESS);
+}
+
 TEST_F(HsaMemory, HSA_MEM_6_AllowAccessChecksItsArguments) {
   record_clause("HSA-MEM-6");
   void* ptr = nullptr;

@@ -223,6 +223,30 @@ TEST_F(Hsakmt_RegisterMemory, DeregisterUnknownReturnsMemoryNotRegistered) {
   EXPECT_EQ(hsaKmtDeregisterMemory(not_ours), HSAKMT_STATUS_MEMORY_NOT_REGISTERED);
 }
 
+// libhsakmt: registered memory is ordinary paged host memory; the pointer info of a userptr
+// names the pointer and bytes registered, not the whole pages behind them.
+TEST_F(Hsakmt_RegisterMemory, WithFlagsRefusesNonPagedOrHostInaccessibleMemory) {
+  alignas(4096) static char user[3 * 4096];
+  HsaMemFlags flags{};
+  flags.ui32.HostAccess = 1;
+  flags.ui32.NonPaged = 1;
+  EXPECT_EQ(hsaKmtRegisterMemoryWithFlags(user, sizeof user, flags), HSAKMT_STATUS_NOT_SUPPORTED);
+  flags.ui32.NonPaged = 0;
+  flags.ui32.HostAccess = 0;
+  EXPECT_EQ(hsaKmtRegisterMemoryWithFlags(user, sizeof user, flags), HSAKMT_STATUS_NOT_SUPPORTED);
+  flags.ui32.HostAccess = 1;
+  flags.ui32.CoarseGrain = 1;
+  ASSERT_EQ(hsaKmtRegisterMemoryWithFlags(user + 100, 5000, flags), HSAKMT_STATUS_SUCCESS);
+  HsaPointerInfo info{};
+  ASSERT_EQ(hsaKmtQueryPointerInfo(user + 4096, &info), HSAKMT_STATUS_SUCCESS);
+  EXPECT_EQ(info.Type, HSA_POINTER_REGISTERED_USER);
+  EXPECT_EQ(info.CPUAddress, user + 100);
+  EXPECT_EQ(info.SizeInBytes, 5000u);
+  EXPECT_EQ(info.GPUAddress % 4096, 100u) << "the GPU address of the pointer registered, not of its page";
+  EXPECT_EQ(info.MemFlags.ui32.CoarseGrain, 1u);
+  EXPECT_EQ(hsaKmtDeregisterMemory(user + 100), HSAKMT_STATUS_SUCCESS);
+}
+
 TEST_F(Hsakmt_RegisterMemory, NullReturnsInvalidParameter) {
   ROCREF_ONLY("registers a userptr at address 0 and reports the driver's failure");
   EXPECT_EQ(hsaKmtRegisterMemory(nullptr, 4096), HSAKMT_STATUS_INVALID_PARAMETER);

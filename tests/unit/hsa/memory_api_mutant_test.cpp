@@ -1,10 +1,12 @@
 // tests/unit/hsa/memory_api_mutant_test.cpp - planted bugs of the AMD memory entry points caught:
 // HSA-MEM-7's dependency wait (a copy behind a dependency signal at 1 has not run 50 ms later;
 // AsyncCopySkipsDependencies copies at once) and HSA-PTR-2's user data on an allocation's start
-// (PointerInfoIgnoresAllocationMap answers from the driver's record only).
+// (PointerInfoIgnoresAllocationMap answers from the driver's record only) and HSA-LOCK-2's counted
+// locks (UnlockKeepsRegistration leaves the range locked after its last unlock).
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <vector>
 
 #include "hsa/hsa_mutant.h"
 #include "hsa_fixture.h"
@@ -76,6 +78,36 @@ TEST_F(HsaMemoryApiMutant, PointerInfoIgnoresAllocationMapIsCaught) {
     comes_back = user_data_comes_back(vram);
   }
   EXPECT_FALSE(comes_back) << "the planted bug reported the driver's record, unseen";
+}
+
+// Whether two locks of a range and two unlocks leave it unlocked.
+bool last_unlock_unlocks() {
+  std::vector<uint8_t> host(3 * 4096);
+  void *agent_ptr = nullptr;
+  if (hsa_amd_memory_lock(host.data(), host.size(), nullptr, 0, &agent_ptr) != HSA_STATUS_SUCCESS) return false;
+  if (hsa_amd_memory_lock(host.data(), host.size(), nullptr, 0, &agent_ptr) != HSA_STATUS_SUCCESS) return false;
+  hsa_amd_memory_unlock(host.data());
+  hsa_amd_memory_unlock(host.data());
+  hsa_amd_pointer_info_t info{};
+  info.size = sizeof info;
+  hsa_amd_pointer_info(host.data(), &info, nullptr, nullptr, nullptr);
+  const bool unlocked = info.type == HSA_EXT_POINTER_TYPE_UNKNOWN;
+  while (info.type == HSA_EXT_POINTER_TYPE_LOCKED) {  // the planted bug's leftovers, before the vector goes
+    rocref::hsa::set_hsa_mutant(rocref::hsa::HsaMutant::UnlockKeepsRegistration, false);
+    hsa_amd_memory_unlock(host.data());
+    hsa_amd_pointer_info(host.data(), &info, nullptr, nullptr, nullptr);
+  }
+  return unlocked;
+}
+
+TEST_F(HsaMemoryApiMutant, UnlockKeepsRegistrationIsCaught) {
+  EXPECT_TRUE(last_unlock_unlocks());
+  bool unlocks = true;
+  {
+    rocref::hsa::ScopedHsaMutant planted(rocref::hsa::HsaMutant::UnlockKeepsRegistration);
+    unlocks = last_unlock_unlocks();
+  }
+  EXPECT_FALSE(unlocks) << "the planted bug left the range registered, unseen";
 }
 
 }  // namespace

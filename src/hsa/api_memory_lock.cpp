@@ -1,0 +1,78 @@
+// hsa/api_memory_lock.cpp - hsa_amd_memory_lock / hsa_amd_memory_unlock (HSA-LOCK-1, -2).
+//
+// ROCR's shape: host memory is registered with the thunk under the coarse-grained system
+// pool's memory flags and mapped for the GPU agents named (every GPU when none is named); the agent
+// pointer is the thunk's GPU address for it. A list of CPU agents only locks nothing. Unlock
+// unmaps and deregisters and always succeeds; the thunk counts registrations of one range,
+// so a range locked twice stays locked until unlocked twice.
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+#include <hsakmt.h>
+
+#include <vector>
+
+#include "hsa/agent.h"
+#include "hsa/hsa_mutant.h"
+#include "hsa/runtime.h"
+
+using rocref::hsa::Agent;
+using rocref::hsa::hsa_mutant_active;
+using rocref::hsa::HsaMutant;
+using rocref::hsa::Runtime;
+using rocref::hsa::runtime;
+
+namespace {
+
+// ROCR's coarse-grained system pool's flags: paged, host-accessible, cached (libhsakmt
+// refuses to register non-paged memory).
+HsaMemFlags lock_flags() {
+  HsaMemFlags flags{};
+  flags.ui32.PageSize = HSA_PAGE_SIZE_4KB;
+  flags.ui32.HostAccess = 1;
+  flags.ui32.CachePolicy = HSA_CACHING_CACHED;
+  flags.ui32.CoarseGrain = 1;
+  return flags;
+}
+
+}  // namespace
+
+hsa_status_t HSA_API hsa_amd_memory_lock(void* host_ptr, size_t size, hsa_agent_t* agents, int num_agent,
+                                         void** agent_ptr) {
+  Runtime* rt = runtime();
+  if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (size == 0 || host_ptr == nullptr || agent_ptr == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  *agent_ptr = nullptr;
+  if ((agents != nullptr && num_agent == 0) || (agents == nullptr && num_agent != 0) || num_agent < 0)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  std::vector<HSAuint32> nodes;
+  if (num_agent == 0) {
+    for (const auto& agent : rt->agents())
+      if (agent->is_gpu()) nodes.push_back(agent->node_id());
+  } else {
+    for (int i = 0; i < num_agent; ++i) {
+      const Agent* agent = rt->find_agent(agents[i]);
+      if (agent == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
+      if (agent->is_gpu()) nodes.push_back(agent->node_id());
+    }
+  }
+  if (nodes.empty()) {  // only CPUs: nothing to pin or map
+    *agent_ptr = host_ptr;
+    return HSA_STATUS_SUCCESS;
+  }
+  if (hsaKmtRegisterMemoryWithFlags(host_ptr, size, lock_flags()) != HSAKMT_STATUS_SUCCESS) return HSA_STATUS_ERROR;
+  HSAuint64 gpu_va = 0;
+  if (hsaKmtMapMemoryToGPUNodes(host_ptr, size, &gpu_va, HsaMemMapFlags{}, static_cast<HSAuint64>(nodes.size()),
+                                nodes.data()) != HSAKMT_STATUS_SUCCESS) {
+    hsaKmtDeregisterMemory(host_ptr);
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+  *agent_ptr = gpu_va != 0 ? reinterpret_cast<void*>(static_cast<uintptr_t>(gpu_va)) : host_ptr;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t HSA_API hsa_amd_memory_unlock(void* host_ptr) {
+  if (runtime() == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  hsaKmtUnmapMemoryToGPU(host_ptr);
+  if (!hsa_mutant_active(HsaMutant::UnlockKeepsRegistration)) hsaKmtDeregisterMemory(host_ptr);
+  return HSA_STATUS_SUCCESS;
+}
