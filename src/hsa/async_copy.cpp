@@ -79,7 +79,9 @@ void AsyncCopies::copy(const AsyncCopy& copy) {
                  copy.gpu->node_id(), copy.size, copy.src, copy.dst);
     std::abort();
   }
+  copy.completion->hold();  // the waiter may destroy it once it sees the value (signal_object.h)
   hsa_signal_subtract_screlease(copy.completion->handle(), 1);
+  copy.completion->let_go();
 }
 
 }  // namespace rocref::hsa

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstring>
 #include <new>
+#include <thread>
 
 #include "common/engine_wake.h"
 #include "common/trace.h"
@@ -143,6 +144,7 @@ SignalObject* SignalPool::create(int64_t initial_value, amd_signal_kind64_t kind
 }
 
 void SignalPool::destroy(SignalObject* signal) {
+  while (signal->held()) std::this_thread::yield();  // a completion still inside its call
   if (signal->event_ != nullptr) hsaKmtDestroyEvent(signal->event_);
   signal->magic_ = 0;
   signal->event_ = nullptr;

@@ -54,6 +54,13 @@ class alignas(64) SignalObject {
   void add_waiter() noexcept { waiters_.fetch_add(1, std::memory_order_seq_cst); }
   void remove_waiter() noexcept { waiters_.fetch_sub(1, std::memory_order_seq_cst); }
 
+  // HSA-MEM-7: the runtime's copy thread completes a signal between hold() and let_go(), and
+  // SignalPool::destroy waits for let_go(): a waiter that saw the completion may destroy the
+  // signal at once, as after a GPU's completion, while the completing call still reads it.
+  void hold() noexcept { runtime_holds_.fetch_add(1, std::memory_order_relaxed); }
+  void let_go() noexcept { runtime_holds_.fetch_sub(1, std::memory_order_release); }
+  bool held() const noexcept { return runtime_holds_.load(std::memory_order_acquire) != 0; }
+
   // Hooks given to sig::Signal for interrupt signals.
   static void wake_hook(amd_signal_t* signal, void* context);
   static void sleep_hook(amd_signal_t* signal, int64_t observed, std::chrono::nanoseconds timeout,
@@ -66,6 +73,7 @@ class alignas(64) SignalObject {
   uint64_t magic_ = 0;
   HsaEvent* event_ = nullptr;
   std::atomic<uint32_t> waiters_{0};
+  std::atomic<uint32_t> runtime_holds_{0};
 };
 static_assert(sizeof(SignalObject) == 128);
 
