@@ -239,11 +239,16 @@ TEST_F(Hsakmt_RegisterMemory, WithFlagsRefusesNonPagedOrHostInaccessibleMemory) 
   ASSERT_EQ(hsaKmtRegisterMemoryWithFlags(user + 100, 5000, flags), HSAKMT_STATUS_SUCCESS);
   HsaPointerInfo info{};
   ASSERT_EQ(hsaKmtQueryPointerInfo(user + 4096, &info), HSAKMT_STATUS_SUCCESS);
-  EXPECT_EQ(info.Type, HSA_POINTER_REGISTERED_USER);
-  EXPECT_EQ(info.CPUAddress, user + 100);
-  EXPECT_EQ(info.SizeInBytes, 5000u);
-  EXPECT_EQ(info.GPUAddress % 4096, 100u) << "the GPU address of the pointer registered, not of its page";
-  EXPECT_EQ(info.MemFlags.ui32.CoarseGrain, 1u);
+  // Copied out first: hsakmttypes.h packs HsaPointerInfo to 4 bytes, so its 8-byte fields are misaligned.
+  const HSA_POINTER_TYPE type = info.Type;
+  void* const cpu = info.CPUAddress;
+  const HSAuint64 bytes = info.SizeInBytes, gpu = info.GPUAddress;
+  const uint32_t coarse = info.MemFlags.ui32.CoarseGrain;
+  EXPECT_EQ(type, HSA_POINTER_REGISTERED_USER);
+  EXPECT_EQ(cpu, user + 100);
+  EXPECT_EQ(bytes, 5000u);
+  EXPECT_EQ(gpu % 4096, 100u) << "the GPU address of the pointer registered, not of its page";
+  EXPECT_EQ(coarse, 1u);
   EXPECT_EQ(hsaKmtDeregisterMemory(user + 100), HSAKMT_STATUS_SUCCESS);
 }
 
