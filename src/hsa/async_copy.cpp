@@ -70,8 +70,7 @@ bool AsyncCopies::wait_for_dependencies(const AsyncCopy& copy) {
 void AsyncCopies::copy(const AsyncCopy& copy) {
   if (copy.gpu == nullptr) {
     std::memmove(copy.dst, copy.src, copy.size);
-  } else if (Runtime* rt = runtime();
-             rt == nullptr || rt->blit(*copy.gpu).copy(copy.dst, copy.src, copy.size) != HSA_STATUS_SUCCESS) {
+  } else if (runtime_.blit(*copy.gpu).copy(copy.dst, copy.src, copy.size) != HSA_STATUS_SUCCESS) {
     // ROCR's answer to a copy that faults is the VM-fault handler's report and abort().
     std::fprintf(stderr,
                  "rocref hsa: Memory access fault by GPU node-%u in hsa_amd_memory_async_copy of %zu bytes from %p "

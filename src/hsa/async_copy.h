@@ -20,6 +20,7 @@
 namespace rocref::hsa {
 
 class Agent;
+class Runtime;
 class SignalObject;
 
 struct AsyncCopy {
@@ -33,7 +34,7 @@ struct AsyncCopy {
 
 class AsyncCopies {
  public:
-  AsyncCopies() = default;
+  explicit AsyncCopies(Runtime& runtime) : runtime_(runtime) {}
   // Stops the thread; copies still waiting for a dependency never run (nor complete).
   ~AsyncCopies();
   AsyncCopies(const AsyncCopies&) = delete;
@@ -47,6 +48,7 @@ class AsyncCopies {
   bool wait_for_dependencies(const AsyncCopy& copy);  // false: stopping
   void copy(const AsyncCopy& copy);
 
+  Runtime& runtime_;  // owns this; its blit kernels run the GPU copies
   std::mutex mutex_;
   std::condition_variable more_;
   std::deque<AsyncCopy> copies_;

@@ -266,7 +266,7 @@ AsyncHandler& Runtime::async_handler() {
 
 AsyncCopies& Runtime::async_copies() {
   std::lock_guard lock(async_mutex_);
-  if (!async_copies_) async_copies_ = std::make_unique<AsyncCopies>();
+  if (!async_copies_) async_copies_ = std::make_unique<AsyncCopies>(*this);
   return *async_copies_;
 }
 
