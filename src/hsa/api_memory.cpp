@@ -15,7 +15,6 @@
 #include "hsa/hsa_mutant.h"
 #include "hsa/memory_region.h"
 #include "hsa/runtime.h"
-#include "hsa/signal_object.h"
 
 using rocref::hsa::Agent;
 using rocref::hsa::Allocation;
@@ -25,7 +24,6 @@ using rocref::hsa::HsaMutant;
 using rocref::hsa::MemoryRegion;
 using rocref::hsa::Runtime;
 using rocref::hsa::runtime;
-using rocref::hsa::SignalObject;
 
 namespace {
 
@@ -103,18 +101,12 @@ hsa_status_t HSA_API hsa_amd_memory_async_copy(void* dst, hsa_agent_t dst_agent,
   Agent* to = rt->find_agent(dst_agent);
   Agent* from = rt->find_agent(src_agent);
   if (to == nullptr || from == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
-  // A null handle is INVALID_ARGUMENT, an unknown one INVALID_SIGNAL (ROCR's Signal::Convert).
-  auto signal_of = [rt](hsa_signal_t handle, SignalObject** out) {
-    if (handle.handle == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    *out = rt->find_signal(handle);
-    return *out == nullptr ? HSA_STATUS_ERROR_INVALID_SIGNAL : HSA_STATUS_SUCCESS;
-  };
   AsyncCopy copy;
   copy.dependencies.resize(num_dep_signals);
   for (uint32_t i = 0; i < num_dep_signals; ++i) {
-    if (hsa_status_t s = signal_of(dep_signals[i], &copy.dependencies[i]); s != HSA_STATUS_SUCCESS) return s;
+    if (hsa_status_t s = rt->checked_signal(dep_signals[i], &copy.dependencies[i]); s != HSA_STATUS_SUCCESS) return s;
   }
-  if (hsa_status_t s = signal_of(completion_signal, &copy.completion); s != HSA_STATUS_SUCCESS) return s;
+  if (hsa_status_t s = rt->checked_signal(completion_signal, &copy.completion); s != HSA_STATUS_SUCCESS) return s;
   // ROCR returns at once for 0 bytes: nothing is waited for and the signal keeps its value.
   if (size == 0) return HSA_STATUS_SUCCESS;
   copy.dst = dst;
@@ -153,12 +145,8 @@ hsa_status_t HSA_API hsa_amd_agents_allow_access(uint32_t num_agents, const hsa_
   if (num_agents == 0 || agents == nullptr || flags != nullptr || ptr == nullptr)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   std::vector<HSAuint32> gpu_nodes;
-  for (uint32_t i = 0; i < num_agents; ++i) {
-    Agent* agent = rt->find_agent(agents[i]);
-    if (agent == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
-    if (agent->is_gpu() && !(hsa_mutant_active(HsaMutant::AllowAccessFirstGpuOnly) && !gpu_nodes.empty()))
-      gpu_nodes.push_back(agent->node_id());
-  }
+  if (hsa_status_t s = rt->gpu_nodes_of(agents, num_agents, &gpu_nodes); s != HSA_STATUS_SUCCESS) return s;
+  if (hsa_mutant_active(HsaMutant::AllowAccessFirstGpuOnly) && gpu_nodes.size() > 1) gpu_nodes.resize(1);
   void* base = nullptr;
   Allocation allocation;
   if (!rt->find_allocation(ptr, 1, &base, &allocation) || base != ptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;

@@ -15,7 +15,6 @@
 #include "hsa/hsa_mutant.h"
 #include "hsa/runtime.h"
 
-using rocref::hsa::Agent;
 using rocref::hsa::hsa_mutant_active;
 using rocref::hsa::HsaMutant;
 using rocref::hsa::Runtime;
@@ -48,12 +47,9 @@ hsa_status_t HSA_API hsa_amd_memory_lock(void* host_ptr, size_t size, hsa_agent_
   if (num_agent == 0) {
     for (const auto& agent : rt->agents())
       if (agent->is_gpu()) nodes.push_back(agent->node_id());
-  } else {
-    for (int i = 0; i < num_agent; ++i) {
-      const Agent* agent = rt->find_agent(agents[i]);
-      if (agent == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
-      if (agent->is_gpu()) nodes.push_back(agent->node_id());
-    }
+  } else if (hsa_status_t s = rt->gpu_nodes_of(agents, static_cast<size_t>(num_agent), &nodes);
+             s != HSA_STATUS_SUCCESS) {
+    return s;
   }
   if (nodes.empty()) {  // only CPUs: nothing to pin or map
     *agent_ptr = host_ptr;

@@ -133,9 +133,8 @@ hsa_status_t HSA_API hsa_amd_signal_create(hsa_signal_value_t initial_value, uin
 hsa_status_t HSA_API hsa_signal_destroy(hsa_signal_t signal) {
   Runtime* rt = runtime();
   if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-  if (signal.handle == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;  // hsa.h: "the handle is 0"
-  SignalObject* object = rt->find_signal(signal);
-  if (object == nullptr) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  SignalObject* object = nullptr;
+  if (hsa_status_t s = rt->checked_signal(signal, &object); s != HSA_STATUS_SUCCESS) return s;
   if (auto* handler = rt->started_async_handler()) handler->remove_signal(object);
   rt->unregister_signal(object);
   rt->signal_pool().destroy(object);
@@ -147,9 +146,8 @@ hsa_status_t HSA_API hsa_amd_signal_async_handler(hsa_signal_t signal, hsa_signa
                                                   void* arg) {
   Runtime* rt = runtime();
   if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-  if (signal.handle == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;  // as hsa_signal_destroy (ROCR too)
-  SignalObject* object = rt->find_signal(signal);
-  if (object == nullptr) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  SignalObject* object = nullptr;
+  if (hsa_status_t s = rt->checked_signal(signal, &object); s != HSA_STATUS_SUCCESS) return s;
   if (handler == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   // HSA-ASYNC-1: ROCR 5.2.3 registers any condition; one past GTE never holds, so its handler
   // never runs and the registration lasts until the signal is destroyed.

@@ -220,6 +220,15 @@ bool Runtime::set_user_data(const void* base, void* user_data) {
   return true;
 }
 
+hsa_status_t Runtime::gpu_nodes_of(const hsa_agent_t* agents, size_t count, std::vector<HSAuint32>* nodes) const {
+  for (size_t i = 0; i < count; ++i) {
+    const Agent* agent = find_agent(agents[i]);
+    if (agent == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
+    if (agent->is_gpu()) nodes->push_back(agent->node_id());
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
 Agent* Runtime::agent_of_node(uint32_t node) const noexcept {
   for (const auto& agent : agents_)
     if (agent->node_id() == node) return agent.get();
@@ -240,6 +249,12 @@ SignalObject* Runtime::find_signal(hsa_signal_t handle) const noexcept {
   std::shared_lock lock(signals_mutex_);
   auto it = signals_.find(handle.handle);
   return it == signals_.end() ? nullptr : it->second;
+}
+
+hsa_status_t Runtime::checked_signal(hsa_signal_t handle, SignalObject** object) const noexcept {
+  if (handle.handle == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;  // hsa.h: "the handle is 0"
+  *object = find_signal(handle);
+  return *object == nullptr ? HSA_STATUS_ERROR_INVALID_SIGNAL : HSA_STATUS_SUCCESS;
 }
 
 void Runtime::register_queue(AqlQueue* queue) {

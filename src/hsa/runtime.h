@@ -46,6 +46,9 @@ class Runtime {
 
   const std::vector<std::unique_ptr<Agent>>& agents() const noexcept { return agents_; }
   Agent* find_agent(hsa_agent_t handle) const noexcept;
+  // The KFD nodes of the GPU agents among `agents` (CPU agents add none), or
+  // HSA_STATUS_ERROR_INVALID_AGENT for a handle this runtime did not make.
+  hsa_status_t gpu_nodes_of(const hsa_agent_t* agents, size_t count, std::vector<HSAuint32>* nodes) const;
   MemoryRegion* find_region(uint64_t handle) const noexcept;
   Agent* cpu_agent() const noexcept { return cpu_agent_; }
 
@@ -71,6 +74,9 @@ class Runtime {
   void register_signal(SignalObject* signal);
   void unregister_signal(SignalObject* signal);
   SignalObject* find_signal(hsa_signal_t handle) const noexcept;
+  // A signal argument as ROCR's Signal::Convert judges it: handle 0 is INVALID_ARGUMENT, a
+  // handle this runtime did not make INVALID_SIGNAL; else SUCCESS and *object.
+  hsa_status_t checked_signal(hsa_signal_t handle, SignalObject** object) const noexcept;
 
   // Queues (HSA-QUEUE-*).
   void register_queue(AqlQueue* queue);
