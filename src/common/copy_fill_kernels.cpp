@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "common/kernel_abi.h"
+#include "common/mutant.h"
 
 namespace rocref::copy_fill {
 namespace {
@@ -26,26 +27,52 @@ Args args_of(const void* kernarg) {
   return a;
 }
 
+// VM-XLATE-4: the host pointer of a GPU range, through the dispatch's translation.
+void* gpu_range(uint64_t va, uint64_t size, bool write) {
+  if (mutant_active(Mutant::BlitKernelRawAddresses)) return reinterpret_cast<void*>(static_cast<uintptr_t>(va));
+  return kernel_abi::device_pointer(va, size, write);
+}
+
+// The bytes from va to the end of its GPU page: a piece no longer than that is translated once.
+uint64_t to_page_end(uint64_t va) { return kPageBytes - (va & (kPageBytes - 1)); }
+
+// A GPU page fault (recorded by the dispatch's translation) stops the work-item: the rest of its
+// range is not touched, as a faulting wave stops.
 void copy_body(const void* kernarg) {
   const auto a = args_of<CopyArgs>(kernarg);
   const uint64_t stride = grid_size() * kChunkBytes;
   for (uint64_t begin = global_id() * kChunkBytes; begin < a.size; begin += stride) {
-    std::memmove(reinterpret_cast<uint8_t*>(a.dst) + begin, reinterpret_cast<const uint8_t*>(a.src) + begin,
-                 std::min<uint64_t>(kChunkBytes, a.size - begin));
+    const uint64_t end = std::min<uint64_t>(begin + kChunkBytes, a.size);
+    for (uint64_t at = begin; at < end;) {
+      const uint64_t n = std::min({end - at, to_page_end(a.src + at), to_page_end(a.dst + at)});
+      const void* from = gpu_range(a.src + at, n, false);
+      void* to = from != nullptr ? gpu_range(a.dst + at, n, true) : nullptr;
+      if (to == nullptr) return;
+      std::memmove(to, from, n);
+      at += n;
+    }
   }
 }
 
 void fill_body(const void* kernarg) {
   const auto a = args_of<FillArgs>(kernarg);
+  if (a.pattern_bytes == 0) return;
   const uint64_t stride = grid_size() * kChunkBytes;
-  auto* bytes = reinterpret_cast<uint8_t*>(a.dst);
   for (uint64_t begin = global_id() * kChunkBytes; begin < a.size; begin += stride) {
     const uint64_t end = std::min<uint64_t>(begin + kChunkBytes, a.size);
-    if (a.pattern_bytes == 4 && a.dst % 4 == 0 && end % 4 == 0) {  // whole aligned words (begin is a chunk's)
-      std::fill_n(reinterpret_cast<uint32_t*>(bytes + begin), (end - begin) / 4, a.pattern);
-      continue;
+    for (uint64_t at = begin; at < end;) {
+      const uint64_t n = std::min(end - at, to_page_end(a.dst + at));
+      auto* bytes = static_cast<uint8_t*>(gpu_range(a.dst + at, n, true));
+      if (bytes == nullptr) return;
+      // Whole aligned words, with the pattern's phase at `at` (a chunk's and a page's start keep it).
+      if (a.pattern_bytes == 4 && (a.dst + at) % 4 == 0 && at % 4 == 0 && n % 4 == 0) {
+        std::fill_n(reinterpret_cast<uint32_t*>(bytes), n / 4, a.pattern);
+      } else {
+        for (uint64_t i = 0; i < n; ++i)
+          bytes[i] = static_cast<uint8_t>(a.pattern >> (8 * ((at + i) % a.pattern_bytes)));
+      }
+      at += n;
     }
-    for (uint64_t i = begin; i < end; ++i) bytes[i] = static_cast<uint8_t>(a.pattern >> (8 * (i % a.pattern_bytes)));
   }
 }
 

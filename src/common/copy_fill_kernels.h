@@ -5,6 +5,8 @@
 // these two host-compiled kernels (common/kernel_abi.h), registered in the
 // process's kernel table on first use. Work-item i of a grid of n handles the
 // chunks i, i + n, i + 2n, ... of the range, so any grid moves every byte once.
+// Every address goes through the dispatch's GPUVM: memory the GPU has no mapping
+// of is a GPU page fault, never a host access.
 // (The GPU model's recognition of ROCR's and ROCclr's real blit kernels is
 // gpu/foreign_blit.)
 #pragma once
@@ -14,6 +16,8 @@
 namespace rocref::copy_fill {
 
 inline constexpr uint64_t kChunkBytes = 4096;
+// GPUVM's page: the kernels translate their ranges page by page (kernel_abi::device_pointer).
+inline constexpr uint64_t kPageBytes = 4096;
 
 struct CopyArgs {
   uint64_t dst, src, size;  // addresses and bytes

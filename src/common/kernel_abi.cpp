@@ -53,6 +53,11 @@ const WorkItemContext& current() noexcept {
 }
 void set_current(const WorkItemContext* context) noexcept { table().set_current(context); }
 
+void* device_pointer(uint64_t va, uint64_t size, bool write) noexcept {
+  const DeviceMemory& memory = current().memory;
+  return memory.translate != nullptr ? memory.translate(memory.context, va, size, write) : nullptr;
+}
+
 void set_barrier_hook(BarrierHook hook) noexcept { table().set_barrier(hook); }
 void work_group_barrier() {
   BarrierHook hook = table().barrier();

@@ -27,6 +27,15 @@ struct Dim3 {
 };
 
 // What a work-item can see: the values hardware puts in its registers.
+// How a model kernel (the copy and fill kernels) reaches the memory its arguments name: through
+// its dispatch's GPUVM, as every engine does. translate gives the host pointer of
+// [va, va + size) or nullptr for a GPU page fault, which the executor has recorded: the dispatch
+// ends in a memory aperture violation, and the work-item should stop touching memory.
+struct DeviceMemory {
+  void* context = nullptr;
+  void* (*translate)(void* context, uint64_t va, uint64_t size, bool write) noexcept = nullptr;
+};
+
 struct WorkItemContext {
   Dim3 work_item_id;          // threadIdx
   Dim3 work_group_id;         // blockIdx
@@ -36,11 +45,15 @@ struct WorkItemContext {
   uint32_t group_segment_size = 0;
   const void* kernarg = nullptr;
   const hsa_kernel_dispatch_packet_t* packet = nullptr;
+  DeviceMemory memory;  // the dispatch's GPUVM (no translate: outside a dispatch, every access faults)
 };
 
 // The work-item currently running on this host thread (set by the GPU model).
 const WorkItemContext& current() noexcept;
 void set_current(const WorkItemContext* context) noexcept;
+
+// The current work-item's host pointer for the GPU range [va, va + size), or nullptr (a page fault).
+void* device_pointer(uint64_t va, uint64_t size, bool write) noexcept;
 
 // __syncthreads(): provided by whichever executor runs the work-group.
 using BarrierHook = void (*)();

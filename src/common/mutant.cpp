@@ -27,6 +27,7 @@ std::string_view mutant_name(Mutant m) noexcept {
     case Mutant::IdleReaderPollsSlot: return "idle-reader-polls-slot";
     case Mutant::RoomLimitPastRing: return "room-limit-past-ring";
     case Mutant::KernelLookupByObject: return "kernel-lookup-by-object";
+    case Mutant::BlitKernelRawAddresses: return "blit-kernel-raw-addresses";
     case Mutant::kCount: break;
   }
   return "unknown";

@@ -36,6 +36,7 @@ enum class Mutant : uint32_t {
   IdleReaderPollsSlot,              // AQL-INV-4: a drained RingReader polls the slot producers write next
   RoomLimitPastRing,                // AQL-IDX-2: a producer's cached bound lets id read_index + size through
   KernelLookupByObject,             // AQL-ERR-1: the registered kernel remembered by kernel object, not code record
+  BlitKernelRawAddresses,           // VM-XLATE-4: the copy and fill kernels dereference GPU addresses on the host
   kCount
 };
 

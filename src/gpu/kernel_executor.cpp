@@ -63,8 +63,15 @@ std::optional<PacketFault> resolve_kernel(const hsa_kernel_dispatch_packet_t& pa
     kernarg = memory.translate(va, d.kernarg_size == 0 ? 1 : d.kernarg_size, Access::Read);
     if (kernarg == nullptr) return fault("kernarg segment at " + hex(va) + " is not mapped", va);
   }
-  *out = ResolvedKernel{kernel, d.group_segment_fixed_size, kernarg, d.kernarg_size};
+  *out = ResolvedKernel{kernel, d.group_segment_fixed_size, kernarg, d.kernarg_size, &memory};
   return std::nullopt;
+}
+
+void* KernelExecutor::translate_for_kernel(void* context, uint64_t va, uint64_t size, bool write) noexcept {
+  auto* m = static_cast<KernelMemory*>(context);
+  void* host = m->memory != nullptr ? m->memory->translate(va, size, write ? Access::Write : Access::Read) : nullptr;
+  if (host == nullptr && !m->fault_va) m->fault_va = va;
+  return host;
 }
 
 std::optional<PacketFault> KernelExecutor::run(const hsa_kernel_dispatch_packet_t& packet,
@@ -82,6 +89,7 @@ std::optional<PacketFault> KernelExecutor::run(const hsa_kernel_dispatch_packet_
   const size_t group_bytes = size_t{packet.group_segment_size} + kernel.group_fixed_bytes;
   group_.resize((group_bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
   items_.reserve(size_t{wg.x} * wg.y * wg.z);
+  kernel_memory_ = KernelMemory{kernel.memory, std::nullopt};
 
   for (uint32_t gz = 0; gz < groups.z; ++gz) {
     for (uint32_t gy = 0; gy < groups.y; ++gy) {
@@ -95,6 +103,7 @@ std::optional<PacketFault> KernelExecutor::run(const hsa_kernel_dispatch_packet_
         base.group_segment_size = static_cast<uint32_t>(group_bytes);
         base.kernarg = kernel.kernarg;
         base.packet = &packet;
+        base.memory = kernel_abi::DeviceMemory{&kernel_memory_, &translate_for_kernel};
         items_.clear();
         // A partial work-group at the grid's edge has only the work-items inside the grid.
         for (uint32_t z = 0; z < wg.z && uint64_t{gz} * wg.z + z < grid.z; ++z) {
@@ -106,7 +115,13 @@ std::optional<PacketFault> KernelExecutor::run(const hsa_kernel_dispatch_packet_
           }
         }
         ++work_groups_;
-        if (auto failure = fibers_.run(kernel.kernel->entry, kernel.kernarg, items_)) {
+        std::optional<std::string> failure = fibers_.run(kernel.kernel->entry, kernel.kernarg, items_);
+        // A GPU page fault (reported to the KFD by the translation) ends the dispatch first.
+        if (const std::optional<uint64_t> va = kernel_memory_.fault_va) {
+          return PacketFault{kStatusApertureViolation,
+                             "VM-XLATE-4: kernel " + kernel.kernel->name + ": GPU page fault at " + hex(*va), *va};
+        }
+        if (failure) {
           return PacketFault{HSA_STATUS_ERROR_EXCEPTION, "kernel " + kernel.kernel->name + ": " + *failure,
                              packet.kernel_object};
         }

@@ -5,7 +5,9 @@
 // record whose id names a registered host function. Everything is read through
 // MemoryAccess. The grid runs work-group by work-group; each work-group gets
 // zeroed group-segment memory and its work-items run as fibers, so
-// __syncthreads and shared memory behave as on the hardware.
+// __syncthreads and shared memory behave as on the hardware. Work-items reach
+// the dispatch's memory through kernel_abi::device_pointer (VM-XLATE-4); a
+// fault there ends the dispatch as a memory aperture violation.
 #pragma once
 
 #include <hsa/hsa.h>
@@ -27,6 +29,7 @@ struct ResolvedKernel {
   uint32_t group_fixed_bytes = 0;  // descriptor's group_segment_fixed_size
   const void* kernarg = nullptr;   // host pointer of kernarg_address (nullptr when 0)
   uint32_t kernarg_bytes = 0;      // descriptor's kernarg_size (0: not declared)
+  MemoryAccess* memory = nullptr;  // the queue's GPUVM: what the kernel's own accesses go through
 };
 
 // The registered kernel resolve_kernel found last, by the id its code record names. The table
@@ -54,7 +57,15 @@ class KernelExecutor {
   uint64_t work_groups_run() const noexcept { return work_groups_; }
 
  private:
+  // kernel_abi::DeviceMemory's translate over the dispatch's MemoryAccess; the first fault is kept.
+  struct KernelMemory {
+    MemoryAccess* memory = nullptr;
+    std::optional<uint64_t> fault_va;
+  };
+  static void* translate_for_kernel(void* context, uint64_t va, uint64_t size, bool write) noexcept;
+
   WorkGroupFibers fibers_;
+  KernelMemory kernel_memory_;
   std::vector<kernel_abi::WorkItemContext> items_;
   std::vector<std::max_align_t> group_;
   uint64_t work_groups_ = 0;

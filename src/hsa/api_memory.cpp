@@ -68,8 +68,11 @@ hsa_status_t HSA_API hsa_memory_free(void* ptr) {
 
 hsa_status_t HSA_API hsa_amd_memory_pool_free(void* ptr) { return hsa_memory_free(ptr); }
 
-// HSA-MEM-4: a copy that touches VRAM is a blit-kernel dispatch on the owning
-// GPU's queue, as in ROCR; system-to-system copies are a host memcpy (ROCR too).
+// HSA-MEM-4: a copy that touches VRAM is a blit-kernel dispatch on the owning GPU's queue, as
+// in ROCR (the destination's GPU when both are VRAM); system-to-system copies are a host memcpy
+// (ROCR too). A side outside every allocation is host memory ROCR locks for the copy
+// (CopyMemory); here it is staged (BlitKernel::copy_with_host): memory the process cannot
+// access is the lock's HSA_STATUS_ERROR and nothing is copied.
 hsa_status_t HSA_API hsa_memory_copy(void* dst, const void* src, size_t size) {
   Runtime* rt = runtime();
   if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
@@ -87,6 +90,13 @@ hsa_status_t HSA_API hsa_memory_copy(void* dst, const void* src, size_t size) {
     std::memmove(dst, src, size);
     return HSA_STATUS_SUCCESS;
   }
+  // A range that starts inside an allocation and runs past its end: pinning the allocation's
+  // pages as user memory fails on the hardware (they are a device mapping), so ROCR's lock does.
+  if ((!src_known && rt->find_allocation(src, 1, nullptr, nullptr)) ||
+      (!dst_known && rt->find_allocation(dst, 1, nullptr, nullptr))) {
+    return HSA_STATUS_ERROR;
+  }
+  if (!dst_known || !src_known) return rt->blit(*gpu).copy_with_host(dst, !dst_known, src, !src_known, size);
   return rt->blit(*gpu).copy(dst, src, size);
 }
 

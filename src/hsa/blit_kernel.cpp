@@ -1,6 +1,9 @@
 // hsa/blit_kernel.cpp - the copy and fill kernels' descriptors and their dispatch (see blit_kernel.h).
 #include "hsa/blit_kernel.h"
 
+#include <sys/uio.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -24,6 +27,7 @@ namespace kabi = rocref::kernel_abi;
 constexpr size_t kPage = 4096;
 constexpr uint32_t kWorkGroup = 64;
 constexpr uint32_t kMaxItems = 1024;
+constexpr size_t kStagingBytes = 256 * 1024;  // copy_with_host's chunk
 // The kernels' bodies are the command layer's too (common/copy_fill_kernels.h).
 namespace cf = rocref::copy_fill;
 
@@ -58,6 +62,7 @@ BlitKernel::~BlitKernel() {
   if (MemoryRegion* system = system_region()) {
     if (code_ != nullptr) system->free_pages(code_, kPage);
     if (kernarg_ != nullptr) system->free_pages(kernarg_, kPage);
+    if (staging_ != nullptr) system->free_pages(staging_, kStagingBytes);
   }
 }
 
@@ -116,7 +121,12 @@ hsa_status_t BlitKernel::dispatch_locked(int kernel, const void* args, size_t ar
   for (;;) {
     const sig::WaitResult result = done_->view().wait(HSA_SIGNAL_CONDITION_EQ, 0, std::chrono::milliseconds(50));
     if (result.satisfied) return HSA_STATUS_SUCCESS;
-    if (queue_->in_error()) return HSA_STATUS_ERROR;
+    if (queue_->in_error()) {
+      // A GPU page fault ends this queue; the next blit starts on a new one.
+      delete queue_;
+      queue_ = nullptr;
+      return HSA_STATUS_ERROR;
+    }
   }
 }
 
@@ -124,6 +134,56 @@ hsa_status_t BlitKernel::copy(void* dst, const void* src, size_t size) {
   std::lock_guard lock(mutex_);
   const cf::CopyArgs args{reinterpret_cast<uint64_t>(dst), reinterpret_cast<uint64_t>(src), size};
   return dispatch_locked(0, &args, sizeof args, items_for((size + cf::kChunkBytes - 1) / cf::kChunkBytes));
+}
+
+namespace {
+
+// get_user_pages' question, asked without touching the memory from this process's own code: a
+// page the process may not access is a failed call (EFAULT), never a crash.
+bool read_host(void* to, const void* host, size_t size) {
+  iovec local{to, size};
+  iovec remote{const_cast<void*>(host), size};
+  return ::process_vm_readv(::getpid(), &local, 1, &remote, 1, 0) == static_cast<ssize_t>(size);
+}
+
+bool write_host(void* host, const void* from, size_t size) {
+  iovec local{const_cast<void*>(from), size};
+  iovec remote{host, size};
+  return ::process_vm_writev(::getpid(), &local, 1, &remote, 1, 0) == static_cast<ssize_t>(size);
+}
+
+}  // namespace
+
+hsa_status_t BlitKernel::copy_with_host(void* dst, bool dst_is_host, const void* src, bool src_is_host, size_t size) {
+  std::lock_guard lock(mutex_);
+  if (staging_ == nullptr) {
+    MemoryRegion* system = system_region();
+    if (system == nullptr || system->allocate_pages(kStagingBytes, &staging_) != HSA_STATUS_SUCCESS) {
+      staging_ = nullptr;
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    }
+  }
+  // ROCR locks the whole range before the GPU touches it: a destination the process cannot
+  // write fails before anything is copied (its bytes are read and written back unchanged).
+  for (size_t done = 0; dst_is_host && done < size; done += kStagingBytes) {
+    const size_t n = std::min(kStagingBytes, size - done);
+    void* at = static_cast<uint8_t*>(dst) + done;
+    if (!read_host(staging_, at, n) || !write_host(at, staging_, n)) return HSA_STATUS_ERROR;
+  }
+  for (size_t done = 0; done < size; done += kStagingBytes) {
+    const size_t n = std::min(kStagingBytes, size - done);
+    const void* from = static_cast<const uint8_t*>(src) + done;
+    void* to = static_cast<uint8_t*>(dst) + done;
+    if (src_is_host && !read_host(staging_, from, n)) return HSA_STATUS_ERROR;
+    const cf::CopyArgs args{reinterpret_cast<uint64_t>(dst_is_host ? staging_ : to),
+                            reinterpret_cast<uint64_t>(src_is_host ? staging_ : from), n};
+    if (hsa_status_t s = dispatch_locked(0, &args, sizeof args, items_for((n + cf::kChunkBytes - 1) / cf::kChunkBytes));
+        s != HSA_STATUS_SUCCESS) {
+      return s;
+    }
+    if (dst_is_host && !write_host(to, staging_, n)) return HSA_STATUS_ERROR;
+  }
+  return HSA_STATUS_SUCCESS;
 }
 
 hsa_status_t BlitKernel::fill(uint32_t* dst, uint32_t value, size_t count) {

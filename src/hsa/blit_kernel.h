@@ -27,9 +27,15 @@ class BlitKernel {
   BlitKernel& operator=(const BlitKernel&) = delete;
 
   // HSA_STATUS_ERROR_OUT_OF_RESOURCES when the queue or memory cannot be made,
-  // HSA_STATUS_ERROR when the dispatch ends in a queue error.
+  // HSA_STATUS_ERROR when the dispatch ends in a queue error (a GPU page fault: memory the GPU
+  // has no mapping of); the next call dispatches on a new queue.
   hsa_status_t copy(void* dst, const void* src, size_t size);
   hsa_status_t fill(uint32_t* dst, uint32_t value, size_t count);
+  // A copy with one side in host memory the runtime did not allocate (ROCR locks such memory
+  // for the GPU for the copy). That side goes through a staging buffer the GPU maps and is read
+  // or written with process_vm_readv / process_vm_writev: memory the process cannot read (or,
+  // for the destination, write) is HSA_STATUS_ERROR, ROCR's lock failure, and nothing changes.
+  hsa_status_t copy_with_host(void* dst, bool dst_is_host, const void* src, bool src_is_host, size_t size);
 
  private:
   hsa_status_t ensure_ready_locked();
@@ -40,6 +46,7 @@ class BlitKernel {
   AqlQueue* queue_ = nullptr;
   void* code_ = nullptr;     // descriptors + code records
   void* kernarg_ = nullptr;  // one kernarg segment
+  void* staging_ = nullptr;  // copy_with_host's bounce buffer, made at its first use
   SignalObject* done_ = nullptr;
 };
 

@@ -1,4 +1,6 @@
 // tests/conformance/hsa/memory_test.cpp - regions, memory pools, allocation, copy, fill, access.
+#include <sys/mman.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -263,6 +265,41 @@ TEST_F(HsaMemory, HSA_MEM_4_CopyRejectsNullPointers) {
   EXPECT_EQ(hsa_memory_copy(nullptr, &word, sizeof word), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(hsa_memory_copy(&word, nullptr, sizeof word), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(word, 5u);
+}
+
+// HSA-MEM-4: host memory the runtime did not allocate is locked for the GPU for the copy (ROCR's
+// CopyMemory), at any alignment and across pages.
+TEST_F(HsaMemory, HSA_MEM_4_CopyLocksHostMemoryTheRuntimeDidNotAllocate) {
+  record_clause("HSA-MEM-4");
+  constexpr size_t kBytes = 2 * 4096 + 100;
+  std::vector<uint8_t> from(kBytes + 3), to(kBytes + 2, 0);
+  for (size_t i = 0; i < from.size(); ++i) from[i] = static_cast<uint8_t>(i * 7 + 1);
+  void* device = nullptr;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(vram_, kBytes, 0, &device), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_memory_copy(device, from.data() + 3, kBytes), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_memory_copy(to.data() + 1, device, kBytes), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(std::memcmp(to.data() + 1, from.data() + 3, kBytes), 0);
+  EXPECT_EQ(to[0], 0);
+  EXPECT_EQ(to[kBytes + 1], 0);
+  EXPECT_EQ(hsa_amd_memory_pool_free(device), HSA_STATUS_SUCCESS);
+}
+
+// HSA-MEM-4: a range that cannot be locked (nothing the process may access is there) is the
+// lock's HSA_STATUS_ERROR, the GPU touches nothing, and later copies still run.
+TEST_F(HsaMemory, HSA_MEM_4_CopyWithMemoryThatCannotBeLockedFailsAndCopiesNothing) {
+  record_clause("HSA-MEM-4");
+  void* hole = mmap(nullptr, 4 * 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  ASSERT_NE(hole, MAP_FAILED);
+  void* device = nullptr;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(vram_, 4096, 0, &device), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_fill(device, 0x5a5a5a5au, 1024), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_memory_copy(device, static_cast<uint8_t*>(hole) + 4096, 256), HSA_STATUS_ERROR);
+  EXPECT_EQ(hsa_memory_copy(static_cast<uint8_t*>(hole) + 4096, device, 256), HSA_STATUS_ERROR);
+  std::vector<uint32_t> back(1024);
+  ASSERT_EQ(hsa_memory_copy(back.data(), device, back.size() * sizeof(uint32_t)), HSA_STATUS_SUCCESS);
+  for (uint32_t word : back) ASSERT_EQ(word, 0x5a5a5a5au) << "a failed copy changed the destination";
+  EXPECT_EQ(hsa_amd_memory_pool_free(device), HSA_STATUS_SUCCESS);
+  munmap(hole, 4 * 4096);
 }
 
 TEST_F(HsaMemory, HSA_MEM_5_FillWritesEveryWordOfTheRange) {

@@ -146,8 +146,9 @@ TEST(AqlMutant, EveryMutantHasACheck) {
       // Checked in tests/unit/aql_fast (AqlFastMutant.AQL_INV_4_*, AqlFastMutant.AQL_IDX_2_*)
       // and tests/unit/proofs (AqlEncodingSource.AQL_IDX_2_*).
       Mutant::IdleReaderPollsSlot, Mutant::RoomLimitPastRing,
-      // Checked in tests/unit/gpu/mutant_test.cpp (MutantTest.AQL_ERR_1_KernelLookupByObjectIsCaught).
-      Mutant::KernelLookupByObject};
+      // Checked in tests/unit/gpu/mutant_test.cpp (MutantTest.AQL_ERR_1_KernelLookupByObjectIsCaught,
+      // MutantTest.VM_XLATE_4_BlitKernelRawAddressesIsCaught).
+      Mutant::KernelLookupByObject, Mutant::BlitKernelRawAddresses};
   for (uint32_t m = 0; m < static_cast<uint32_t>(Mutant::kCount); ++m) {
     EXPECT_TRUE(checked.count(static_cast<Mutant>(m))) << mutant_name(static_cast<Mutant>(m)) << " has no check";
   }

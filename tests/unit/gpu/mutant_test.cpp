@@ -6,6 +6,7 @@
 
 #include <atomic>
 
+#include "common/copy_fill_kernels.h"
 #include "common/mutant.h"
 #include "common/signal.h"
 #include "gpu/packet_processor.h"
@@ -18,6 +19,7 @@ using testing::dispatch_packet;
 using testing::TestKernelObject;
 using testing::TestQueue;
 using testing::TestSignal;
+using testing::WindowMemory;
 
 std::atomic<uint32_t> g_runs{0};
 void run_kernel(const void*) { g_runs.fetch_add(1, std::memory_order_relaxed); }
@@ -237,6 +239,25 @@ TEST_F(MutantTest, AQL_ERR_1_KernelLookupByObjectIsCaught) {
   EXPECT_TRUE(rewritten_code_record_runs_the_new_kernel());
   ScopedMutant m(Mutant::KernelLookupByObject);
   EXPECT_FALSE(rewritten_code_record_runs_the_new_kernel()) << "the mutant runs the kernel it remembered";
+}
+
+// VM-XLATE-4: a copy between two pages of a GPU window backed elsewhere (testing::WindowMemory).
+bool copy_lands_in_the_translated_pages() {
+  testing::WindowMemory memory(2);
+  memory.backing[0] = 0x7e;
+  const copy_fill::CopyArgs args{memory.va() + WindowMemory::kPage, memory.va(), 64};
+  TestKernelObject object(copy_fill::copy_kernel_id(), 0, sizeof args);
+  TestQueue q;
+  PacketProcessor p(bind(q, memory));
+  q.submit(dispatch_packet(object.address(), hsa_signal_t{0}, 1, 1, &args));
+  p.drain();
+  return !p.in_error() && memory.backing[WindowMemory::kPage] == 0x7e;
+}
+
+TEST_F(MutantTest, VM_XLATE_4_BlitKernelRawAddressesIsCaught) {
+  EXPECT_TRUE(copy_lands_in_the_translated_pages());
+  ScopedMutant m(Mutant::BlitKernelRawAddresses);
+  EXPECT_FALSE(copy_lands_in_the_translated_pages()) << "the mutant copies at the GPU address on the host";
 }
 
 TEST_F(MutantTest, AQL_MEM_1_ReadIndexTranslatedOnceIsCaught) {

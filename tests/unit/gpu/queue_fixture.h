@@ -126,4 +126,34 @@ class HoleMemory final : public MemoryAccess {
   FlatMemory flat;
 };
 
+// A GPU window at the address of one host buffer (the decoy) whose pages are backed by another
+// (the backing), so a kernel that dereferenced the GPU address would touch the decoy. Pages of the
+// window listed in `holes` are unmapped. Everything outside the window is identity.
+class WindowMemory final : public MemoryAccess {
+ public:
+  static constexpr uint64_t kPage = 4096;
+  explicit WindowMemory(size_t pages) : decoy(pages * kPage + kPage, 0xdd), backing(pages * kPage, 0), pages_(pages) {}
+  uint64_t va() const { return align_up(reinterpret_cast<uint64_t>(decoy.data())); }
+  void* translate(uint64_t address, size_t size, Access access) noexcept override {
+    const uint64_t end = address + (size ? size : 1);
+    if (end <= va() || address >= va() + pages_ * kPage) return flat_.translate(address, size, access);
+    if (address < va() || end > va() + pages_ * kPage || (address - va()) / kPage != (end - 1 - va()) / kPage) {
+      return nullptr;  // partly outside, or across a page: the kernels ask page by page
+    }
+    for (uint64_t hole : holes)
+      if ((address - va()) / kPage == hole) {
+        faults.push_back(address);
+        return nullptr;
+      }
+    return backing.data() + (address - va());
+  }
+  std::vector<uint8_t> decoy, backing;
+  std::vector<uint64_t> holes, faults;
+
+ private:
+  static uint64_t align_up(uint64_t a) { return (a + kPage - 1) & ~(kPage - 1); }
+  size_t pages_;
+  FlatMemory flat_;
+};
+
 }  // namespace rocref::gpu::testing
