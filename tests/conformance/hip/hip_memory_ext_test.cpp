@@ -25,6 +25,13 @@ TEST(HipMemory, HIP_MEM_8_HostRegisterAndMappedPointers) {
   std::vector<int> back(1024, 0);
   ASSERT_HIP_OK(hipMemcpy(back.data(), d, 1024 * sizeof(int), hipMemcpyDeviceToHost));
   EXPECT_EQ(back, host);
+  // The device reaches registered memory: a fill writes it.
+  ASSERT_HIP_OK(hipMemset(host.data() + 1, 0x11, 2 * sizeof(int)));
+  ASSERT_HIP_OK(hipDeviceSynchronize());
+  EXPECT_EQ(host[0], 7);
+  EXPECT_EQ(host[1], 0x11111111);
+  EXPECT_EQ(host[2], 0x11111111);
+  EXPECT_EQ(host[3], 7);
   ASSERT_HIP_OK(hipHostUnregister(host.data()));
   EXPECT_HIP(hipErrorHostMemoryNotRegistered, hipHostUnregister(host.data()));
   EXPECT_HIP(hipErrorInvalidValue, hipHostRegister(nullptr, 64, 0));
