@@ -36,6 +36,17 @@ struct Buffer {
   size_t size;
 };
 
+// Whether p is VRAM (so a copy into it is a GPU copy, whatever the source).
+bool in_vram(void* p) {
+  hsa_amd_pointer_info_t info{};
+  info.size = sizeof info;
+  hsa_device_type_t type{};
+  return hsa_amd_pointer_info(p, &info, nullptr, nullptr, nullptr) == HSA_STATUS_SUCCESS &&
+         info.type == HSA_EXT_POINTER_TYPE_HSA &&
+         hsa_agent_get_info(info.agentOwner, HSA_AGENT_INFO_DEVICE, &type) == HSA_STATUS_SUCCESS &&
+         type == HSA_DEVICE_TYPE_GPU;
+}
+
 // Copies and fills move at most this much: a bigger one costs time and memory in proportion, as on
 // a real machine (a 4 GiB fill ran past 120 s and 1.5 GiB of RSS here), and finds nothing more.
 constexpr size_t kMaxMove = size_t{4} << 20;
@@ -202,6 +213,12 @@ struct Program {
         const Buffer& d = buffers[in.ConsumeIntegralInRange<size_t>(0, buffers.size() - 1)];
         const Buffer& s = buffers[in.ConsumeIntegralInRange<size_t>(0, buffers.size() - 1)];
         if (d.size == 0 || s.size == 0) break;
+        if (in.ConsumeIntegralInRange<int>(0, 7) == 0 && in_vram(d.ptr)) {
+          // HSA-MEM-4: a source anywhere is staged or refused (the lock's error), never a crash.
+          hsa_memory_copy(d.ptr, reinterpret_cast<const void*>(in.ConsumeIntegral<uint64_t>()),
+                          in.ConsumeIntegralInRange<size_t>(0, std::min(d.size, kMaxMove)));
+          break;
+        }
         const size_t doff = in.ConsumeIntegralInRange<size_t>(0, d.size - 1);
         if (in.ConsumeBool()) {
           const size_t soff = in.ConsumeIntegralInRange<size_t>(0, s.size - 1);
