@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "common/kernel_abi.h"
@@ -54,6 +55,10 @@ class KernelExecutor {
   uint64_t work_groups_run() const noexcept { return work_groups_; }
 
  private:
+  // The work-items of one work-group, `count` of them, each `base` with its own id.
+  std::span<const kernel_abi::WorkItemContext> work_items(kernel_abi::WorkItemContext& base,
+                                                          const kernel_abi::Dim3& count);
+
   WorkGroupFibers fibers_;
   std::vector<kernel_abi::WorkItemContext> items_;
   std::vector<std::max_align_t> group_;
