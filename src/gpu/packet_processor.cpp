@@ -498,7 +498,7 @@ struct PacketProcessor::Impl {
       case Kind::Kernel: {
         std::optional<PacketFault> fault;
         {
-          std::optional<trace::Span> span;  // made only when tracing: a Span costs a call either way
+          std::optional<trace::Span> span;  // made only when tracing: saves building an empty detail
           if (trace::enabled()) {
             span.emplace(trace::Layer::Gpu, "dispatch: run the grid",
                          "id=" + std::to_string(f.id) + " work-items=" +
