@@ -14,9 +14,10 @@ SignalPool::~SignalPool() {
 bool SignalPool::acquire_free(hsa_signal_value_t initial, hsa_signal_t* signal) {
   std::lock_guard lock(mutex_);
   if (free_.empty()) return false;
-  const hsa_signal_t s = free_.back();
+  Holders::value_type* entry = free_.back();
   free_.pop_back();
-  holders_[s.handle] = 1;
+  entry->second = 1;
+  const hsa_signal_t s{entry->first};
   // The reset happens before the signal is named by any packet or waiter: the
   // packet's header release-store (or this mutex) orders it before every reader.
   if (!clr_mutant_active(ClrMutant::NoResetOnReuse)) ops_.reset(s, initial);
@@ -57,7 +58,7 @@ bool SignalPool::release(hsa_signal_t signal) {
     if (clr_mutant_active(ClrMutant::ReuseWhileHeld)) it->second = 1;
     if (--it->second != 0) return true;
     if (free_.size() < keep_) {
-      free_.push_back(signal);
+      free_.push_back(&*it);
     } else {
       holders_.erase(it);
       destroy = true;

@@ -63,8 +63,11 @@ class SignalPool {
   SignalOps ops_;
   size_t keep_;
   mutable Monitor mutex_;
-  std::unordered_map<uint64_t, uint32_t> holders_;  // every signal this pool made -> holders
-  std::vector<hsa_signal_t> free_;
+  using Holders = std::unordered_map<uint64_t, uint32_t>;
+  Holders holders_;  // every signal this pool made -> holders
+  // The free signals' entries in holders_ (stable: an unordered_map never moves its elements),
+  // so taking one needs no lookup.
+  std::vector<Holders::value_type*> free_;
   uint64_t created_ = 0;
 };
 

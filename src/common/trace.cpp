@@ -65,13 +65,4 @@ void record(Layer layer, Phase phase, std::string_view name, std::string detail)
   if (g_recording) g_events.push_back(std::move(e));
 }
 
-Span::Span(Layer layer, std::string_view name, std::string detail)
-    : layer_(layer), name_(name), active_(enabled()) {
-  if (active_) record(layer_, Phase::Begin, name_, std::move(detail));
-}
-
-Span::~Span() {
-  if (active_) record(layer_, Phase::End, name_);
-}
-
 }  // namespace rocref::trace

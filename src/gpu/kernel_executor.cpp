@@ -1,6 +1,7 @@
 // gpu/kernel_executor.cpp - kernel lookup through GPU memory and grid execution.
 #include "gpu/kernel_executor.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -32,6 +33,21 @@ const kernel_abi::RegisteredKernel* registered(const kernel_abi::KernelCode& rec
 }
 
 }  // namespace
+
+std::span<const kernel_abi::WorkItemContext> KernelExecutor::work_items(kernel_abi::WorkItemContext& base,
+                                                                        const kernel_abi::Dim3& count) {
+  items_.clear();
+  items_.reserve(size_t{count.x} * count.y * count.z);
+  for (uint32_t z = 0; z < count.z; ++z) {
+    for (uint32_t y = 0; y < count.y; ++y) {
+      for (uint32_t x = 0; x < count.x; ++x) {
+        base.work_item_id = {x, y, z};
+        items_.push_back(base);
+      }
+    }
+  }
+  return items_;
+}
 
 std::optional<PacketFault> resolve_kernel(const hsa_kernel_dispatch_packet_t& packet, MemoryAccess& memory,
                                           ResolvedKernel* out, KernelLookup* lookup) {
@@ -88,34 +104,34 @@ std::optional<PacketFault> KernelExecutor::run(const hsa_kernel_dispatch_packet_
   // over-allocates then, but never leaves a kernel short of shared memory.
   const size_t group_bytes = size_t{packet.group_segment_size} + kernel.group_fixed_bytes;
   group_.resize((group_bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
-  items_.reserve(size_t{wg.x} * wg.y * wg.z);
   kernel_memory_ = KernelMemory{kernel.memory, std::nullopt};
 
+  // What every work-item of the grid shares; each work-group sets its id, each work-item its own.
+  kernel_abi::WorkItemContext base;
+  base.work_group_size = wg;
+  base.grid_groups = groups;
+  base.group_segment = group_bytes == 0 ? nullptr : group_.data();
+  base.group_segment_size = static_cast<uint32_t>(group_bytes);
+  base.kernarg = kernel.kernarg;
+  base.packet = &packet;
+  base.memory = kernel_abi::DeviceMemory{&kernel_memory_, &translate_for_kernel};
   for (uint32_t gz = 0; gz < groups.z; ++gz) {
     for (uint32_t gy = 0; gy < groups.y; ++gy) {
       for (uint32_t gx = 0; gx < groups.x; ++gx) {
         if (!group_.empty()) std::memset(group_.data(), 0, group_.size() * sizeof(std::max_align_t));
-        kernel_abi::WorkItemContext base;
         base.work_group_id = {gx, gy, gz};
-        base.work_group_size = wg;
-        base.grid_groups = groups;
-        base.group_segment = group_bytes == 0 ? nullptr : group_.data();
-        base.group_segment_size = static_cast<uint32_t>(group_bytes);
-        base.kernarg = kernel.kernarg;
-        base.packet = &packet;
-        base.memory = kernel_abi::DeviceMemory{&kernel_memory_, &translate_for_kernel};
-        items_.clear();
-        // A partial work-group at the grid's edge has only the work-items inside the grid.
-        for (uint32_t z = 0; z < wg.z && uint64_t{gz} * wg.z + z < grid.z; ++z) {
-          for (uint32_t y = 0; y < wg.y && uint64_t{gy} * wg.y + y < grid.y; ++y) {
-            for (uint32_t x = 0; x < wg.x && uint64_t{gx} * wg.x + x < grid.x; ++x) {
-              base.work_item_id = {x, y, z};
-              items_.push_back(base);
-            }
-          }
-        }
+        // A partial work-group at the grid's edge has only the work-items inside the grid
+        // (g < groups, so g * wg < grid).
+        const kernel_abi::Dim3 items{static_cast<uint32_t>(std::min<uint64_t>(wg.x, grid.x - uint64_t{gx} * wg.x)),
+                                     static_cast<uint32_t>(std::min<uint64_t>(wg.y, grid.y - uint64_t{gy} * wg.y)),
+                                     static_cast<uint32_t>(std::min<uint64_t>(wg.z, grid.z - uint64_t{gz} * wg.z))};
+        // One work-item (the common launch of a single thread) runs on `base` itself: no copy is made.
+        const bool one_item = items.x == 1 && items.y == 1 && items.z == 1;
+        if (one_item) base.work_item_id = {0, 0, 0};
+        const std::span<const kernel_abi::WorkItemContext> group =
+            one_item ? std::span<const kernel_abi::WorkItemContext>(&base, 1) : work_items(base, items);
         ++work_groups_;
-        std::optional<std::string> failure = fibers_.run(kernel.kernel->entry, kernel.kernarg, items_);
+        std::optional<std::string> failure = fibers_.run(kernel.kernel->entry, kernel.kernarg, group);
         // A GPU page fault (reported to the KFD by the translation) ends the dispatch first.
         if (const std::optional<uint64_t> va = kernel_memory_.fault_va) {
           return PacketFault{kStatusApertureViolation,

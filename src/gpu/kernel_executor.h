@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "common/kernel_abi.h"
@@ -63,6 +64,9 @@ class KernelExecutor {
     std::optional<uint64_t> fault_va;
   };
   static void* translate_for_kernel(void* context, uint64_t va, uint64_t size, bool write) noexcept;
+  // The work-items of one work-group, `count` of them, each `base` with its own id.
+  std::span<const kernel_abi::WorkItemContext> work_items(kernel_abi::WorkItemContext& base,
+                                                          const kernel_abi::Dim3& count);
 
   WorkGroupFibers fibers_;
   KernelMemory kernel_memory_;

@@ -39,8 +39,7 @@ namespace {
 
 // ISA-TRACE-1: one "dispatch stats" trace event per kernel dispatch: work-groups and wave64 waves from
 // the packet's geometry; for gfx9 code the interpreter's instruction counts as well (`rocref trace`).
-void trace_dispatch_stats(uint64_t id, const hsa_kernel_dispatch_packet_t& p, const isa::IsaStats* isa) {
-  if (!trace::enabled()) return;
+void record_dispatch_stats(uint64_t id, const hsa_kernel_dispatch_packet_t& p, const isa::IsaStats* isa) {
   const uint32_t dims = p.setup & 3;
   const uint64_t grid[3] = {p.grid_size_x, dims > 1 ? p.grid_size_y : 1u, dims > 2 ? p.grid_size_z : 1u};
   const uint64_t wg[3] = {std::max<uint64_t>(p.workgroup_size_x, 1),
@@ -74,6 +73,11 @@ void trace_dispatch_stats(uint64_t id, const hsa_kernel_dispatch_packet_t& p, co
               " lane-instructions=" + std::to_string(isa->lane_instructions);
   }
   ROCREF_TRACE_EVENT(trace::Layer::Gpu, "dispatch stats", detail);
+}
+
+// Inline: with tracing off, a dispatch pays one load instead of a call.
+inline void trace_dispatch_stats(uint64_t id, const hsa_kernel_dispatch_packet_t& p, const isa::IsaStats* isa) {
+  if (trace::enabled()) record_dispatch_stats(id, p, isa);
 }
 
 static_assert(offsetof(hsa_amd_barrier_value_packet_t, signal) == 8);
@@ -144,6 +148,14 @@ T packet_as(const uint8_t* bytes) {
 
 struct PacketProcessor::Impl {
   struct InFlight {
+    // The packet fetched from the ring slot at `va`: its header word as acquire-loaded, the rest
+    // of the slot after it. Copied straight into `bytes`, which are therefore not zeroed first.
+    InFlight(uint64_t packet_id, uint32_t header_word, const uint8_t* slot, uint64_t va)
+        : id(packet_id), header(static_cast<uint16_t>(header_word)), packet_va(va) {
+      std::memcpy(bytes, &header_word, sizeof header_word);
+      std::memcpy(bytes + sizeof header_word, slot + sizeof header_word, aql::kPacketBytes - sizeof header_word);
+    }
+
     uint64_t id = 0;
     Kind kind = Kind::NoOp;
     uint16_t header = 0;
@@ -151,7 +163,7 @@ struct PacketProcessor::Impl {
     uint8_t observed = 0;  // bit i set once dependency i was seen 0 after launch
     uint64_t launch_ticks = 0;  // GPU clock at launch: the completion signal's start_ts
     uint64_t packet_va = 0;     // the ring slot: an ISA kernel's dispatch ptr
-    alignas(64) uint8_t bytes[aql::kPacketBytes] = {};
+    alignas(64) uint8_t bytes[aql::kPacketBytes];  // the packet as fetched (set by the constructor)
     hsa_kernel_dispatch_packet_t dispatch{};  // Kind::Kernel: the packet the work-items see
     ResolvedKernel kernel;
     // AQL-FEN-6 (adversarial mode): the kernarg bytes the kernel reads instead of memory
@@ -350,12 +362,7 @@ struct PacketProcessor::Impl {
       return {};
     }
     // Built in place: the record is a few hundred bytes, copied once per launch otherwise.
-    InFlight& f = in_flight.emplace_back();
-    f.id = read;
-    f.header = header;
-    f.packet_va = va;
-    std::memcpy(f.bytes, &word, sizeof word);
-    std::memcpy(f.bytes + sizeof word, slot + sizeof word, aql::kPacketBytes - sizeof word);
+    InFlight& f = in_flight.emplace_back(read, word, slot, va);
     if (auto fault = classify(f)) {
       in_flight.pop_back();
       return fail(std::move(*fault), read);
@@ -491,7 +498,7 @@ struct PacketProcessor::Impl {
       case Kind::Kernel: {
         std::optional<PacketFault> fault;
         {
-          std::optional<trace::Span> span;  // made only when tracing: a Span costs a call either way
+          std::optional<trace::Span> span;  // made only when tracing: saves building an empty detail
           if (trace::enabled()) {
             span.emplace(trace::Layer::Gpu, "dispatch: run the grid",
                          "id=" + std::to_string(f.id) + " work-items=" +
@@ -547,11 +554,12 @@ struct PacketProcessor::Impl {
     if (index >= in_flight.size()) return {};
     InFlight& f = in_flight[index];
     const uint64_t id = f.id;
-    std::optional<PacketFault> fault;
-    std::optional<bool> done;
-    std::optional<InFlight> after_signal;  // mutant CompletionBeforeWork: the grid, run after the decrement
+    bool done = false;
+    // Mutant CompletionBeforeWork: the grid, run after the decrement. Held by pointer: the
+    // record is a few hundred bytes, and an empty std::optional of it costs every completion.
+    std::unique_ptr<InFlight> after_signal;
     if (mutant_active(Mutant::CompletionBeforeWork) && f.kind == Kind::Kernel) {
-      after_signal = f;
+      after_signal = std::make_unique<InFlight>(f);
       done = true;
     } else if (adv && defers_writes(f)) {
       // AQL-FEN-4: released below system scope, so the host may see the signal before the writes.
@@ -561,13 +569,10 @@ struct PacketProcessor::Impl {
     } else if (Expected<bool, PacketFault> r = ready(f)) {
       done = *r;
     } else {
-      fault = std::move(r.error());
-    }
-    if (fault) {
       in_flight.erase(in_flight.begin() + static_cast<ptrdiff_t>(index));
-      return fail(std::move(*fault), id);
+      return fail(std::move(r.error()), id);
     }
-    if (!done.value_or(false)) return {};
+    if (!done) return {};
     // AQL-FEN-4: a system-scope release makes the agent's deferred writes visible first.
     if (adv && aql::header_release_scope(f.header) == HSA_FENCE_SCOPE_SYSTEM) {
       adversary::flush_all();
