@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "kfd/off_stack_call.h"
+
 namespace rocref::kfd {
 namespace {
 
@@ -113,6 +115,11 @@ int prot_of(const Vma& v) {
 }  // namespace
 
 int UserptrPin::create(uint64_t user, uint64_t size, bool writable, std::unique_ptr<UserptrPin>* out) {
+  return create_here(user, size, writable, out, true);
+}
+
+int UserptrPin::create_here(uint64_t user, uint64_t size, bool writable, std::unique_ptr<UserptrPin>* out,
+                            bool may_move) {
   if (user == 0 || size == 0 || (user & (kPage - 1)) || (size & (kPage - 1)) || user + size < user) return -EFAULT;
   const std::vector<Vma> vmas = vmas_over(user, user + size);
   // get_user_pages: every page mapped and readable; with FOLL_WRITE, writable too.
@@ -124,6 +131,12 @@ int UserptrPin::create(uint64_t user, uint64_t size, bool writable, std::unique_
     covered = v.end;
   }
   if (vmas.empty() || covered < user + size) return -EFAULT;
+  // The pages are copied and then replaced: none may hold this call chain's frames.
+  for (const Vma& v : vmas) {
+    if (may_move && !v.shared && overlaps_own_stack(user, user + size, v.start, v.end)) {
+      return run_off_own_stack([&] { return create_here(user, size, writable, out, false); });
+    }
+  }
 
   // The view is built piece by piece, one piece per mapping of the range: a range often mixes
   // kinds (a page an earlier registration already moved into its memfd, beside fresh heap).

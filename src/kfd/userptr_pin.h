@@ -12,8 +12,9 @@
 // is still mapped is the MMU-notifier question: gpu::vm::GpuVm asks it at
 // every translation of the buffer (user_range_present) and evicts on "no".
 // Known limits: private file mappings are refused with -EFAULT; stores the
-// application makes to the range while it is being registered may be lost
-// (registration copies the pages once).
+// application's other threads make to the range while it is being registered may
+// be lost (registration copies the pages once). The calling thread's own stack is
+// registered off that stack, while the thread waits (kfd/off_stack_call.h).
 #pragma once
 
 #include <cstdint>
@@ -36,6 +37,9 @@ class UserptrPin {
 
  private:
   UserptrPin(uint64_t user, uint64_t size, uint8_t* view) : user_(user), size_(size), view_(view) {}
+  // create's work; when `may_move` and the range holds the calling thread's stack, it is redone
+  // off that stack (kfd/off_stack_call.h).
+  static int create_here(uint64_t user, uint64_t size, bool writable, std::unique_ptr<UserptrPin>* out, bool may_move);
   uint64_t user_;
   uint64_t size_;
   uint8_t* view_;

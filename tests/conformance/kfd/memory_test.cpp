@@ -1,4 +1,5 @@
 // tests/conformance/kfd/memory_test.cpp - ALLOC/FREE/MAP/UNMAP, apertures, VM binding, mmaps (KFD-MEM-*).
+#include <alloca.h>
 #include <sys/mman.h>
 
 #include "kfd_fixture.h"
@@ -109,6 +110,41 @@ TEST_F(KfdTest, KFD_MEM_3_WritableUserptrOverReadOnlyPagesIsEFAULT) {
   ASSERT_EQ(proc.alloc(KFD_IOC_ALLOC_MEM_FLAGS_USERPTR, 2 * kPage, u, &h, nullptr, u), 0) << "read-only access is fine";
   EXPECT_EQ(proc.free(h), 0);
   ::munmap(p, 2 * kPage);
+}
+
+// Grows the stack `bytes` below the caller's frame, so those pages are mapped.
+[[gnu::noinline]] void touch_stack_below(size_t bytes) {
+  volatile uint8_t* below = static_cast<uint8_t*>(alloca(bytes));
+  for (size_t i = 0; i < bytes; i += 512) below[i] = 1;
+}
+
+// Registers the pages of an array in this frame and the three pages below it, where the
+// frames of the registering call itself are: 0 and the array intact, or the error.
+[[gnu::noinline]] int register_own_frame(const KfdProcess& p, size_t pad, bool* intact) {
+  volatile uint8_t* spacer = static_cast<uint8_t*>(alloca(pad + 1));
+  spacer[0] = 1;
+  uint8_t data[2 * kPage];
+  for (size_t i = 0; i < sizeof data; ++i) data[i] = static_cast<uint8_t>(i * 7 + pad);
+  touch_stack_below(16 * kPage);
+  const uint64_t start = (reinterpret_cast<uintptr_t>(data) & ~(kPage - 1)) - 3 * kPage;
+  const uint64_t end = (reinterpret_cast<uintptr_t>(data) + sizeof data + kPage - 1) & ~(kPage - 1);
+  uint64_t h = 0;
+  const int r = p.alloc(KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE, end - start, start, &h,
+                        nullptr, start);
+  if (r == 0) p.free(h);
+  *intact = true;
+  for (size_t i = 0; i < sizeof data; ++i) *intact = *intact && data[i] == static_cast<uint8_t>(i * 7 + pad);
+  return r;
+}
+
+// KFD-MEM-3: the pages may hold the registering thread's own stack, the frames of the call
+// that registers them included (the kernel registers them on a stack of its own).
+TEST_F(KfdTest, KFD_MEM_3_UserptrOverTheCallersOwnStackFrames) {
+  for (size_t pad = 0; pad <= 2 * kPage; pad += 256) {
+    bool intact = false;
+    EXPECT_EQ(register_own_frame(proc, pad, &intact), 0) << "pad " << pad;
+    EXPECT_TRUE(intact) << "pad " << pad;
+  }
 }
 
 TEST_F(KfdTest, KFD_MEM_9_AvailableMemoryTracksVram) {
