@@ -1,9 +1,6 @@
 // hsa/blit_kernel.cpp - the copy and fill kernels' descriptors and their dispatch (see blit_kernel.h).
 #include "hsa/blit_kernel.h"
 
-#include <sys/uio.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -12,6 +9,7 @@
 #include "common/aql_ring.h"
 #include "common/copy_fill_kernels.h"
 #include "common/kernel_abi.h"
+#include "common/own_memory.h"
 #include "hsa/agent.h"
 #include "hsa/aql_queue.h"
 #include "hsa/hsa_mutant.h"
@@ -130,29 +128,15 @@ hsa_status_t BlitKernel::dispatch_locked(int kernel, const void* args, size_t ar
   }
 }
 
-hsa_status_t BlitKernel::copy(void* dst, const void* src, size_t size) {
-  std::lock_guard lock(mutex_);
+hsa_status_t BlitKernel::copy_locked(void* dst, const void* src, size_t size) {
   const cf::CopyArgs args{reinterpret_cast<uint64_t>(dst), reinterpret_cast<uint64_t>(src), size};
   return dispatch_locked(0, &args, sizeof args, items_for((size + cf::kChunkBytes - 1) / cf::kChunkBytes));
 }
 
-namespace {
-
-// get_user_pages' question, asked without touching the memory from this process's own code: a
-// page the process may not access is a failed call (EFAULT), never a crash.
-bool read_host(void* to, const void* host, size_t size) {
-  iovec local{to, size};
-  iovec remote{const_cast<void*>(host), size};
-  return ::process_vm_readv(::getpid(), &local, 1, &remote, 1, 0) == static_cast<ssize_t>(size);
+hsa_status_t BlitKernel::copy(void* dst, const void* src, size_t size) {
+  std::lock_guard lock(mutex_);
+  return copy_locked(dst, src, size);
 }
-
-bool write_host(void* host, const void* from, size_t size) {
-  iovec local{const_cast<void*>(from), size};
-  iovec remote{host, size};
-  return ::process_vm_writev(::getpid(), &local, 1, &remote, 1, 0) == static_cast<ssize_t>(size);
-}
-
-}  // namespace
 
 hsa_status_t BlitKernel::copy_with_host(void* dst, bool dst_is_host, const void* src, bool src_is_host, size_t size) {
   std::lock_guard lock(mutex_);
@@ -168,20 +152,18 @@ hsa_status_t BlitKernel::copy_with_host(void* dst, bool dst_is_host, const void*
   for (size_t done = 0; dst_is_host && done < size; done += kStagingBytes) {
     const size_t n = std::min(kStagingBytes, size - done);
     void* at = static_cast<uint8_t*>(dst) + done;
-    if (!read_host(staging_, at, n) || !write_host(at, staging_, n)) return HSA_STATUS_ERROR;
+    if (!read_own_memory(staging_, at, n) || !write_own_memory(at, staging_, n)) return HSA_STATUS_ERROR;
   }
   for (size_t done = 0; done < size; done += kStagingBytes) {
     const size_t n = std::min(kStagingBytes, size - done);
     const void* from = static_cast<const uint8_t*>(src) + done;
     void* to = static_cast<uint8_t*>(dst) + done;
-    if (src_is_host && !read_host(staging_, from, n)) return HSA_STATUS_ERROR;
-    const cf::CopyArgs args{reinterpret_cast<uint64_t>(dst_is_host ? staging_ : to),
-                            reinterpret_cast<uint64_t>(src_is_host ? staging_ : from), n};
-    if (hsa_status_t s = dispatch_locked(0, &args, sizeof args, items_for((n + cf::kChunkBytes - 1) / cf::kChunkBytes));
+    if (src_is_host && !read_own_memory(staging_, from, n)) return HSA_STATUS_ERROR;
+    if (hsa_status_t s = copy_locked(dst_is_host ? staging_ : to, src_is_host ? staging_ : from, n);
         s != HSA_STATUS_SUCCESS) {
       return s;
     }
-    if (dst_is_host && !write_host(to, staging_, n)) return HSA_STATUS_ERROR;
+    if (dst_is_host && !write_own_memory(to, staging_, n)) return HSA_STATUS_ERROR;
   }
   return HSA_STATUS_SUCCESS;
 }

@@ -33,13 +33,14 @@ class BlitKernel {
   hsa_status_t fill(uint32_t* dst, uint32_t value, size_t count);
   // A copy with one side in host memory the runtime did not allocate (ROCR locks such memory
   // for the GPU for the copy). That side goes through a staging buffer the GPU maps and is read
-  // or written with process_vm_readv / process_vm_writev: memory the process cannot read (or,
+  // or written with common/own_memory.h: memory the process cannot read (or,
   // for the destination, write) is HSA_STATUS_ERROR, ROCR's lock failure, and nothing changes.
   hsa_status_t copy_with_host(void* dst, bool dst_is_host, const void* src, bool src_is_host, size_t size);
 
  private:
   hsa_status_t ensure_ready_locked();
   hsa_status_t dispatch_locked(int kernel, const void* args, size_t args_size, uint32_t items);
+  hsa_status_t copy_locked(void* dst, const void* src, size_t size);
 
   Agent& gpu_;
   std::mutex mutex_;  // one blit at a time: one kernarg buffer, one completion signal

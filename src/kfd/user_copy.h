@@ -1,8 +1,8 @@
 // kfd/user_copy.h - copy_from_user / copy_to_user for the in-process model.
 //
 // The driver never trusts a user pointer: a bad one is -EFAULT, not a crash.
-// In-process, process_vm_readv/writev on our own pid give the same guarantee
-// (the kernel checks the address range and reports EFAULT).
+// In-process, common/own_memory.h (process_vm_readv/writev on our own pid) gives the
+// same guarantee (the kernel checks the address range and reports EFAULT).
 #pragma once
 
 #include <cstddef>

@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/own_memory.h"
 #include "kfd/off_stack_call.h"
 
 namespace rocref::kfd {
@@ -72,14 +72,12 @@ std::vector<Vma> vmas_over(uint64_t lo, uint64_t hi) {
 // Copies the pages of [user, user + size) that hold data into `view`. Pages never touched
 // (neither present nor swapped, per /proc/self/pagemap) read as zero and the memfd behind
 // `view` is zero already: skipping them keeps registering a large untouched allocation cheap
-// in time and memory, as get_user_pages on fresh anonymous memory is. process_vm_readv: a
+// in time and memory, as get_user_pages on fresh anonymous memory is. read_own_memory: a
 // page unmapped meanwhile by another thread is a short read (-EFAULT), not a crash.
 bool copy_touched_pages(uint64_t user, uint64_t size, uint8_t* view) {
   const int fd = static_cast<int>(::syscall(SYS_openat, AT_FDCWD, "/proc/self/pagemap", O_RDONLY | O_CLOEXEC));
   auto copy = [&](uint64_t lo, uint64_t hi) {
-    iovec local{view + (lo - user), hi - lo};
-    iovec remote{reinterpret_cast<void*>(static_cast<uintptr_t>(lo)), hi - lo};
-    return ::process_vm_readv(::getpid(), &local, 1, &remote, 1, 0) == static_cast<ssize_t>(hi - lo);
+    return read_own_memory(view + (lo - user), reinterpret_cast<const void*>(static_cast<uintptr_t>(lo)), hi - lo);
   };
   if (fd < 0) return copy(user, user + size);  // no pagemap (e.g. a restricted /proc): copy all
   constexpr uint64_t kPresent = 1ull << 63, kSwapped = 1ull << 62;

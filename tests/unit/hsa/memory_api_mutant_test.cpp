@@ -14,6 +14,15 @@
 namespace hsa_conformance {
 namespace {
 
+using rocref::hsa::HsaMutant;
+
+// check() with `bug` planted; the bug is gone again before the caller's expectations.
+template <typename Check>
+bool with_planted(HsaMutant bug, Check check) {
+  rocref::hsa::ScopedHsaMutant planted(bug);
+  return check();
+}
+
 class HsaMemoryApiMutant : public HsaTest {
  protected:
   // Whether a copy behind a dependency at 1 stayed unwritten and uncompleted for 50 ms.
@@ -47,12 +56,8 @@ class HsaMemoryApiMutant : public HsaTest {
 
 TEST_F(HsaMemoryApiMutant, AsyncCopySkipsDependenciesIsCaught) {
   EXPECT_TRUE(waits_for_its_dependency());
-  bool waits = true;
-  {
-    rocref::hsa::ScopedHsaMutant planted(rocref::hsa::HsaMutant::AsyncCopySkipsDependencies);
-    waits = waits_for_its_dependency();
-  }
-  EXPECT_FALSE(waits) << "the planted bug copied before the dependency reached 0, unseen";
+  EXPECT_FALSE(with_planted(HsaMutant::AsyncCopySkipsDependencies, [&] { return waits_for_its_dependency(); }))
+      << "the planted bug copied before the dependency reached 0, unseen";
 }
 
 // Whether user data set on an allocation's start is what pointer info reports for it.
@@ -72,12 +77,8 @@ bool user_data_comes_back(hsa_amd_memory_pool_t vram) {
 TEST_F(HsaMemoryApiMutant, PointerInfoIgnoresAllocationMapIsCaught) {
   const hsa_amd_memory_pool_t vram = find_pool(agents_.gpu, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED);
   EXPECT_TRUE(user_data_comes_back(vram));
-  bool comes_back = true;
-  {
-    rocref::hsa::ScopedHsaMutant planted(rocref::hsa::HsaMutant::PointerInfoIgnoresAllocationMap);
-    comes_back = user_data_comes_back(vram);
-  }
-  EXPECT_FALSE(comes_back) << "the planted bug reported the driver's record, unseen";
+  EXPECT_FALSE(with_planted(HsaMutant::PointerInfoIgnoresAllocationMap, [&] { return user_data_comes_back(vram); }))
+      << "the planted bug reported the driver's record, unseen";
 }
 
 // Whether two locks of a range and two unlocks leave it unlocked.
@@ -93,7 +94,7 @@ bool last_unlock_unlocks() {
   hsa_amd_pointer_info(host.data(), &info, nullptr, nullptr, nullptr);
   const bool unlocked = info.type == HSA_EXT_POINTER_TYPE_UNKNOWN;
   while (info.type == HSA_EXT_POINTER_TYPE_LOCKED) {  // the planted bug's leftovers, before the vector goes
-    rocref::hsa::set_hsa_mutant(rocref::hsa::HsaMutant::UnlockKeepsRegistration, false);
+    rocref::hsa::set_hsa_mutant(HsaMutant::UnlockKeepsRegistration, false);
     hsa_amd_memory_unlock(host.data());
     hsa_amd_pointer_info(host.data(), &info, nullptr, nullptr, nullptr);
   }
@@ -102,12 +103,8 @@ bool last_unlock_unlocks() {
 
 TEST_F(HsaMemoryApiMutant, UnlockKeepsRegistrationIsCaught) {
   EXPECT_TRUE(last_unlock_unlocks());
-  bool unlocks = true;
-  {
-    rocref::hsa::ScopedHsaMutant planted(rocref::hsa::HsaMutant::UnlockKeepsRegistration);
-    unlocks = last_unlock_unlocks();
-  }
-  EXPECT_FALSE(unlocks) << "the planted bug left the range registered, unseen";
+  EXPECT_FALSE(with_planted(HsaMutant::UnlockKeepsRegistration, last_unlock_unlocks))
+      << "the planted bug left the range registered, unseen";
 }
 
 }  // namespace
