@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "hsa/extensions.h"
 #include "hsa/info_value.h"
 #include "hsa/memory_region.h"
 
@@ -45,6 +46,16 @@ Agent::Agent(uint32_t node_id, const HsaNodeProperties& properties, hsa_device_t
   if (!caches.empty() &&
       hsaKmtGetNodeCacheProperties(node_id, processor, properties.NumCaches, caches.data()) == HSAKMT_STATUS_SUCCESS) {
     for (const HsaCacheProperties& cache : caches) {
+      // ROCR's cache list: data caches of the CPU, or of the GPU's compute units.
+      const bool listed = cache.CacheType.ui32.Instruction == 0 &&
+                          (is_gpu() ? cache.CacheType.ui32.HSACU == 1 : cache.CacheType.ui32.CPU == 1);
+      if (listed) {
+        auto entry = std::make_unique<Cache>();
+        entry->name = name_ + " L" + std::to_string(cache.CacheLevel);
+        entry->level = static_cast<uint8_t>(cache.CacheLevel);
+        entry->size = cache.CacheSize;
+        caches_.push_back(std::move(entry));
+      }
       if (cache.CacheLevel < 1 || cache.CacheLevel > 4) continue;
       if (is_gpu()) {
         if (cache_bytes_[cache.CacheLevel - 1] == 0) cache_bytes_[cache.CacheLevel - 1] = cache.CacheSize * 1024;
@@ -73,8 +84,9 @@ hsa_status_t Agent::get_info(uint32_t attribute, void* value) const {
   const HsaNodeProperties& p = properties_;
   const bool gpu = is_gpu();
   switch (attribute) {
-    case HSA_AGENT_INFO_NAME: return put_string(value, name_, 64);
-    case HSA_AGENT_INFO_VENDOR_NAME: return put_string(value, gpu ? "AMD" : "CPU", 64);
+    // ROCR's GPU agent clears 63 bytes (its hsa_name_size), the CPU agent the whole 64.
+    case HSA_AGENT_INFO_NAME: return put_string(value, name_, gpu ? 63 : 64);
+    case HSA_AGENT_INFO_VENDOR_NAME: return put_string(value, gpu ? "AMD" : "CPU", gpu ? 63 : 64);
     // ROCR's CPU agent dispatches nothing (feature 0) and is a full-profile agent.
     case HSA_AGENT_INFO_FEATURE:
       return put_info<hsa_agent_feature_t>(value, gpu ? HSA_AGENT_FEATURE_KERNEL_DISPATCH : hsa_agent_feature_t{});
@@ -107,7 +119,13 @@ hsa_status_t Agent::get_info(uint32_t attribute, void* value) const {
     case HSA_AGENT_INFO_DEVICE: return put_info<hsa_device_type_t>(value, type_);
     case HSA_AGENT_INFO_CACHE_SIZE: std::memcpy(value, cache_bytes_, sizeof cache_bytes_); return HSA_STATUS_SUCCESS;
     case HSA_AGENT_INFO_ISA: return put_info<hsa_isa_t>(value, isa_ != nullptr ? isa_handle(*isa_) : hsa_isa_t{0});
-    case HSA_AGENT_INFO_EXTENSIONS: std::memset(value, 0, 128); return HSA_STATUS_SUCCESS;
+    case HSA_AGENT_INFO_EXTENSIONS:  // HSA-EXT-1: a GPU lists the system's; a CPU none
+      if (gpu) {
+        extension_bits(value);
+      } else {
+        std::memset(value, 0, 128);
+      }
+      return HSA_STATUS_SUCCESS;
     case HSA_AGENT_INFO_VERSION_MAJOR: return put_info<uint16_t>(value, 1);
     case HSA_AGENT_INFO_VERSION_MINOR: return put_info<uint16_t>(value, 1);
     case HSA_AMD_AGENT_INFO_CHIP_ID: return put_info<uint32_t>(value, p.DeviceId);
@@ -145,6 +163,8 @@ hsa_status_t Agent::get_info(uint32_t attribute, void* value) const {
       return HSA_STATUS_SUCCESS;
     }
     case HSA_AMD_AGENT_INFO_ASIC_REVISION: return put_info<uint32_t>(value, 0);
+    // The HDP flush registers: the node's MMIO_REMAP page, as ROCR reads it (zeros for a CPU).
+    case HSA_AMD_AGENT_INFO_HDP_FLUSH: return put_info(value, hdp_flush_);
     // GPU attributes only, as in ROCR 5.2.3 (its CPU agent answers INVALID_ARGUMENT).
     case HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS:
       return gpu ? put_info<bool>(value, false) : HSA_STATUS_ERROR_INVALID_ARGUMENT;

@@ -10,6 +10,7 @@
 #include <hsakmt.h>
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +20,14 @@
 namespace rocref::hsa {
 
 class MemoryRegion;
+
+// hsa_cache_t: one data cache of an agent, as ROCR lists it (HSA-AGENT-5).
+struct Cache {
+  std::string name;  // "<agent name> L<level>"
+  uint8_t level = 0;
+  uint32_t size = 0;  // as the KFD reports it (KiB); ROCR passes it on unchanged
+  hsa_cache_t handle() const noexcept { return {reinterpret_cast<uint64_t>(this)}; }
+};
 
 class Agent {
  public:
@@ -44,6 +53,12 @@ class Agent {
     memory_clock_mhz_ = bank.MemoryClockMax;
   }
 
+  // HSA_AMD_AGENT_INFO_HDP_FLUSH: the MMIO_REMAP bank's page (HSA_HEAPTYPE_MMIO_REMAP).
+  void set_hdp_flush_page(uint64_t page) noexcept {
+    hdp_flush_.HDP_MEM_FLUSH_CNTL = reinterpret_cast<uint32_t*>(page);
+    hdp_flush_.HDP_REG_FLUSH_CNTL = hdp_flush_.HDP_MEM_FLUSH_CNTL + 1;
+  }
+
   // Regions this agent owns (its memory banks; for the CPU: system and kernarg).
   void add_region(std::unique_ptr<MemoryRegion> region);
   const std::vector<std::unique_ptr<MemoryRegion>>& owned_regions() const noexcept { return owned_; }
@@ -51,6 +66,15 @@ class Agent {
   // use (ROCR lists the system and kernarg regions there, where samples look for them).
   void add_visible_region(MemoryRegion* region) { visible_.push_back(region); }
   const std::vector<MemoryRegion*>& visible_regions() const noexcept { return visible_; }
+
+  // hsa_agent_iterate_caches: the node's data caches (a GPU's: those of its compute units).
+  const std::vector<std::unique_ptr<Cache>>& caches() const noexcept { return caches_; }
+
+  // HSA-AGENT-6: hsa_amd_coherency_get_type/_set_type. A GPU starts as ROCR's base-profile
+  // agent does (non-coherent); the model's gfx9 has no APE1 aperture to program, so setting
+  // only records the type, as ROCR does for every GPU but Kaveri.
+  hsa_amd_coherency_type_t coherency_type() const noexcept { return coherency_.load(std::memory_order_relaxed); }
+  void set_coherency_type(hsa_amd_coherency_type_t type) noexcept { coherency_.store(type, std::memory_order_relaxed); }
 
   // hsa_agent_get_info; HSA_STATUS_ERROR_INVALID_ARGUMENT for an unknown attribute.
   hsa_status_t get_info(uint32_t attribute, void* value) const;
@@ -64,6 +88,9 @@ class Agent {
   uint32_t cache_bytes_[4] = {};  // L1..L4, bytes
   uint32_t memory_width_ = 0;     // a GPU's VRAM bank: bus width in bits
   uint32_t memory_clock_mhz_ = 0;  // and its maximum clock
+  hsa_amd_hdp_flush_t hdp_flush_{};
+  std::vector<std::unique_ptr<Cache>> caches_;
+  std::atomic<hsa_amd_coherency_type_t> coherency_{HSA_AMD_COHERENCY_TYPE_NONCOHERENT};
   std::vector<std::unique_ptr<MemoryRegion>> owned_;
   std::vector<MemoryRegion*> visible_;
 };

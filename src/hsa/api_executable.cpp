@@ -1,15 +1,22 @@
 // hsa/api_executable.cpp - C entry points of the loader: code object readers, executables, symbols (HSA-LOAD-*).
 #include <hsa/hsa.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cinttypes>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "hsa/agent.h"
 #include "hsa/executable.h"
+#include "hsa/executable_registry.h"
 #include "hsa/info_value.h"
+#include "hsa/loader_extension.h"
 #include "hsa/runtime.h"
 
 using rocref::hsa::Agent;
@@ -20,37 +27,19 @@ using rocref::hsa::put_info;
 using rocref::hsa::Runtime;
 using rocref::hsa::runtime;
 
+using rocref::hsa::registry::find_executable;
+using rocref::hsa::registry::find_reader;
+using rocref::hsa::registry::find_symbol;
+using rocref::hsa::registry::registry_mutex;
+
 namespace {
 
-// Handles are object addresses, checked against these lists before any use. Never destroyed:
-// programs destroy executables from their own exit handlers, in any order with ours.
-std::mutex& g_mutex = *new std::mutex;
-std::vector<std::unique_ptr<CodeObjectReader>>& g_readers = *new std::vector<std::unique_ptr<CodeObjectReader>>;
-std::vector<std::unique_ptr<Executable>>& g_executables = *new std::vector<std::unique_ptr<Executable>>;
-
-CodeObjectReader* find_reader(uint64_t handle) {
-  for (auto& r : g_readers) {
-    if (reinterpret_cast<uint64_t>(r.get()) == handle) return r.get();
-  }
-  return nullptr;
-}
-
-Executable* find_executable(uint64_t handle) {
-  for (auto& e : g_executables) {
-    if (reinterpret_cast<uint64_t>(e.get()) == handle) return e.get();
-  }
-  return nullptr;
-}
-
-const ExecutableSymbol* find_symbol(uint64_t handle, Executable** owner) {
-  const auto* symbol = reinterpret_cast<const ExecutableSymbol*>(handle);
-  for (auto& e : g_executables) {
-    if (e->owns(symbol)) {
-      if (owner != nullptr) *owner = e.get();
-      return symbol;
-    }
-  }
-  return nullptr;
+// ROCR's URI of a code object read from memory (hsa_ven_amd_loader.h's memory_uri).
+std::string memory_uri(const void* memory, size_t size) {
+  char text[96];
+  std::snprintf(text, sizeof text, "memory://%d#offset=0x%" PRIxPTR "&size=%zu", static_cast<int>(getpid()),
+                reinterpret_cast<uintptr_t>(memory), size);
+  return text;
 }
 
 }  // namespace
@@ -64,18 +53,25 @@ hsa_status_t HSA_API hsa_code_object_reader_create_from_memory(const void* code_
   auto reader = std::make_unique<CodeObjectReader>();
   const auto* bytes = static_cast<const uint8_t*>(code_object);
   reader->bytes.assign(bytes, bytes + size);
-  std::lock_guard lock(g_mutex);
-  code_object_reader->handle = reinterpret_cast<uint64_t>(reader.get());
-  g_readers.push_back(std::move(reader));
+  reader->uri = memory_uri(code_object, size);
+  std::lock_guard lock(registry_mutex());
+  code_object_reader->handle = rocref::hsa::registry::add_reader(std::move(reader));
   return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t HSA_API hsa_code_object_reader_create_from_file(hsa_file_t file,
+                                                             hsa_code_object_reader_t* code_object_reader) {
+  if (runtime() == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (code_object_reader == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return rocref::hsa::create_reader_from_file(file, 0, 0, code_object_reader);
 }
 
 hsa_status_t HSA_API hsa_code_object_reader_destroy(hsa_code_object_reader_t code_object_reader) {
   if (runtime() == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(registry_mutex());
   CodeObjectReader* reader = find_reader(code_object_reader.handle);
   if (reader == nullptr) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER;
-  std::erase_if(g_readers, [&](const auto& r) { return r.get() == reader; });
+  rocref::hsa::registry::remove_reader(reader);
   return HSA_STATUS_SUCCESS;
 }
 
@@ -89,9 +85,8 @@ hsa_status_t HSA_API hsa_executable_create_alt(hsa_profile_t profile,
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
   auto e = std::make_unique<Executable>(profile);
-  std::lock_guard lock(g_mutex);
-  executable->handle = reinterpret_cast<uint64_t>(e.get());
-  g_executables.push_back(std::move(e));
+  std::lock_guard lock(registry_mutex());
+  executable->handle = rocref::hsa::registry::add_executable(std::move(e));
   return HSA_STATUS_SUCCESS;
 }
 
@@ -105,10 +100,10 @@ hsa_status_t HSA_API hsa_executable_create(hsa_profile_t profile, hsa_executable
 
 hsa_status_t HSA_API hsa_executable_destroy(hsa_executable_t executable) {
   if (runtime() == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(registry_mutex());
   Executable* e = find_executable(executable.handle);
   if (e == nullptr) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
-  std::erase_if(g_executables, [&](const auto& x) { return x.get() == e; });
+  rocref::hsa::registry::remove_executable(e);
   return HSA_STATUS_SUCCESS;
 }
 
@@ -121,20 +116,21 @@ hsa_status_t HSA_API hsa_executable_load_agent_code_object(hsa_executable_t exec
   if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   Agent* a = rt->find_agent(agent);
   if (a == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(registry_mutex());
   Executable* e = find_executable(executable.handle);
   if (e == nullptr) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
   CodeObjectReader* reader = find_reader(code_object_reader.handle);
   if (reader == nullptr) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER;
-  if (hsa_status_t s = e->load(*rt, *a, reader->bytes); s != HSA_STATUS_SUCCESS) return s;
-  if (loaded_code_object != nullptr) loaded_code_object->handle = reinterpret_cast<uint64_t>(reader);
+  rocref::hsa::LoadedCodeObject* loaded = nullptr;
+  if (hsa_status_t s = e->load(*rt, *a, *reader, &loaded); s != HSA_STATUS_SUCCESS) return s;
+  if (loaded_code_object != nullptr) loaded_code_object->handle = reinterpret_cast<uint64_t>(loaded);
   return HSA_STATUS_SUCCESS;
 }
 
 hsa_status_t HSA_API hsa_executable_freeze(hsa_executable_t executable, const char* options) {
   (void)options;
   if (runtime() == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(registry_mutex());
   Executable* e = find_executable(executable.handle);
   if (e == nullptr) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
   return e->freeze();
@@ -144,7 +140,7 @@ hsa_status_t HSA_API hsa_executable_get_info(hsa_executable_t executable, hsa_ex
                                              void* value) {
   if (runtime() == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   if (value == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(registry_mutex());
   Executable* e = find_executable(executable.handle);
   if (e == nullptr) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
   switch (attribute) {
@@ -163,7 +159,7 @@ hsa_status_t HSA_API hsa_executable_get_symbol_by_name(hsa_executable_t executab
   if (symbol_name == nullptr || symbol == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   const Agent* a = nullptr;
   if (agent != nullptr && (a = rt->find_agent(*agent)) == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(registry_mutex());
   Executable* e = find_executable(executable.handle);
   if (e == nullptr) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
   const ExecutableSymbol* s = e->find(symbol_name, a);
@@ -179,7 +175,7 @@ hsa_status_t HSA_API hsa_executable_iterate_symbols(
   if (callback == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   std::vector<const ExecutableSymbol*> symbols;
   {
-    std::lock_guard lock(g_mutex);
+    std::lock_guard lock(registry_mutex());
     Executable* e = find_executable(executable.handle);
     if (e == nullptr) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
     symbols = e->symbols();
@@ -195,7 +191,7 @@ hsa_status_t HSA_API hsa_executable_symbol_get_info(hsa_executable_symbol_t exec
                                                     hsa_executable_symbol_info_t attribute, void* value) {
   if (runtime() == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   if (value == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(registry_mutex());
   const ExecutableSymbol* s = find_symbol(executable_symbol.handle, nullptr);
   if (s == nullptr) return HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL;
   const bool kernel = s->kind == HSA_SYMBOL_KIND_KERNEL;
@@ -207,7 +203,9 @@ hsa_status_t HSA_API hsa_executable_symbol_get_info(hsa_executable_symbol_t exec
       return HSA_STATUS_SUCCESS;
     case HSA_EXECUTABLE_SYMBOL_INFO_LINKAGE: return put_info(value, HSA_SYMBOL_LINKAGE_PROGRAM);
     case HSA_EXECUTABLE_SYMBOL_INFO_IS_DEFINITION: return put_info(value, true);
-    case HSA_EXECUTABLE_SYMBOL_INFO_AGENT: return put_info(value, s->agent->handle());
+    case HSA_EXECUTABLE_SYMBOL_INFO_AGENT:
+      if (s->agent == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;  // a program variable
+      return put_info(value, s->agent->handle());
     default: break;
   }
   if (kernel) {
@@ -231,6 +229,120 @@ hsa_status_t HSA_API hsa_executable_symbol_get_info(hsa_executable_symbol_t exec
     case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_IS_CONST: return put_info(value, false);
     default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
+}
+
+// --- variables the program defines, validation, the deprecated lookups (HSA-LOAD-5) -------
+
+namespace {
+
+hsa_status_t define_variable(hsa_executable_t executable, const hsa_agent_t* agent, const char* name,
+                             const void* address) {
+  Runtime* rt = runtime();
+  if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (name == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  std::lock_guard lock(registry_mutex());
+  Executable* e = find_executable(executable.handle);
+  if (e == nullptr) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
+  Agent* a = nullptr;
+  if (agent != nullptr && (a = rt->find_agent(*agent)) == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
+  return e->define_variable(name, a, reinterpret_cast<uint64_t>(address));
+}
+
+}  // namespace
+
+hsa_status_t HSA_API hsa_executable_agent_global_variable_define(hsa_executable_t executable, hsa_agent_t agent,
+                                                                 const char* variable_name, void* address) {
+  return define_variable(executable, &agent, variable_name, address);
+}
+
+hsa_status_t HSA_API hsa_executable_readonly_variable_define(hsa_executable_t executable, hsa_agent_t agent,
+                                                             const char* variable_name, void* address) {
+  return define_variable(executable, &agent, variable_name, address);
+}
+
+hsa_status_t HSA_API hsa_executable_global_variable_define(hsa_executable_t executable, const char* variable_name,
+                                                           void* address) {
+  return define_variable(executable, nullptr, variable_name, address);
+}
+
+// ROCR's loader checks nothing more at validation: every load was checked whole already.
+hsa_status_t HSA_API hsa_executable_validate(hsa_executable_t executable, uint32_t* result) {
+  if (runtime() == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (result == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  std::lock_guard lock(registry_mutex());
+  if (find_executable(executable.handle) == nullptr) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
+  *result = 0;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t HSA_API hsa_executable_validate_alt(hsa_executable_t executable, const char* options, uint32_t* result) {
+  (void)options;
+  return hsa_executable_validate(executable, result);
+}
+
+// Deprecated: "module::name", and the agent only for agent symbols.
+hsa_status_t HSA_API hsa_executable_get_symbol(hsa_executable_t executable, const char* module_name,
+                                               const char* symbol_name, hsa_agent_t agent, int32_t call_convention,
+                                               hsa_executable_symbol_t* symbol) {
+  (void)call_convention;
+  if (runtime() == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (symbol_name == nullptr || symbol == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  std::string name(symbol_name);
+  if (name.empty()) return HSA_STATUS_ERROR_INVALID_SYMBOL_NAME;
+  if (module_name != nullptr && *module_name != '\0') name = std::string(module_name) + "::" + name;
+  bool program = false;
+  {
+    std::lock_guard lock(registry_mutex());
+    Executable* e = find_executable(executable.handle);
+    if (e == nullptr) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
+    program = e->find(name, nullptr) != nullptr;
+  }
+  return hsa_executable_get_symbol_by_name(executable, name.c_str(), program ? nullptr : &agent, symbol);
+}
+
+hsa_status_t HSA_API hsa_executable_iterate_agent_symbols(
+    hsa_executable_t executable, hsa_agent_t agent,
+    hsa_status_t (*callback)(hsa_executable_t exec, hsa_agent_t agent, hsa_executable_symbol_t symbol, void* data),
+    void* data) {
+  Runtime* rt = runtime();
+  if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (callback == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  const Agent* a = rt->find_agent(agent);
+  if (a == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
+  std::vector<const ExecutableSymbol*> symbols;
+  {
+    std::lock_guard lock(registry_mutex());
+    Executable* e = find_executable(executable.handle);
+    if (e == nullptr) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
+    symbols = e->symbols();
+  }
+  for (const ExecutableSymbol* s : symbols) {
+    if (s->agent != a) continue;
+    const hsa_status_t status =
+        callback(executable, agent, hsa_executable_symbol_t{reinterpret_cast<uint64_t>(s)}, data);
+    if (status != HSA_STATUS_SUCCESS) return status;
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t HSA_API hsa_executable_iterate_program_symbols(
+    hsa_executable_t executable,
+    hsa_status_t (*callback)(hsa_executable_t exec, hsa_executable_symbol_t symbol, void* data), void* data) {
+  if (runtime() == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (callback == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  std::vector<const ExecutableSymbol*> symbols;
+  {
+    std::lock_guard lock(registry_mutex());
+    Executable* e = find_executable(executable.handle);
+    if (e == nullptr) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
+    symbols = e->symbols();
+  }
+  for (const ExecutableSymbol* s : symbols) {
+    if (s->agent != nullptr) continue;
+    const hsa_status_t status = callback(executable, hsa_executable_symbol_t{reinterpret_cast<uint64_t>(s)}, data);
+    if (status != HSA_STATUS_SUCCESS) return status;
+  }
+  return HSA_STATUS_SUCCESS;
 }
 
 }  // extern "C"

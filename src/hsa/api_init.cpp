@@ -6,6 +6,7 @@
 
 #include "common/log.h"
 
+#include "hsa/extensions.h"
 #include "hsa/info_value.h"
 #include "hsa/runtime.h"
 
@@ -41,7 +42,7 @@ hsa_status_t HSA_API hsa_system_get_info(hsa_system_info_t attribute, void* valu
     case HSA_SYSTEM_INFO_SIGNAL_MAX_WAIT: return put_info<uint64_t>(value, UINT64_MAX);
     case HSA_SYSTEM_INFO_ENDIANNESS: return put_info<hsa_endianness_t>(value, HSA_ENDIANNESS_LITTLE);
     case HSA_SYSTEM_INFO_MACHINE_MODEL: return put_info<hsa_machine_model_t>(value, HSA_MACHINE_MODEL_LARGE);
-    case HSA_SYSTEM_INFO_EXTENSIONS: std::memset(value, 0, 128); return HSA_STATUS_SUCCESS;
+    case HSA_SYSTEM_INFO_EXTENSIONS: rocref::hsa::extension_bits(value); return HSA_STATUS_SUCCESS;
     case HSA_AMD_SYSTEM_INFO_BUILD_VERSION: return put_info<const char*>(value, "rocref");
     case HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED: return put_info<bool>(value, false);
     case HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT: return put_info<bool>(value, false);

@@ -112,11 +112,37 @@ hsa_status_t HSA_API hsa_amd_queue_cu_set_mask(const hsa_queue_t* queue, uint32_
                                                const uint32_t* cu_mask) {
   Runtime* rt = runtime();
   if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-  if (queue == nullptr || cu_mask == nullptr || num_cu_mask_count == 0 || num_cu_mask_count % 32 != 0)
+  AqlQueue* object = queue == nullptr ? nullptr : rt->find_queue(queue);
+  if (object == nullptr) return HSA_STATUS_ERROR_INVALID_QUEUE;
+  if ((num_cu_mask_count != 0 && cu_mask == nullptr) || num_cu_mask_count % 32 != 0)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return object->set_cu_mask(num_cu_mask_count, cu_mask);
+}
+
+hsa_status_t HSA_API hsa_amd_queue_cu_get_mask(const hsa_queue_t* queue, uint32_t num_cu_mask_count,
+                                               uint32_t* cu_mask) {
+  Runtime* rt = runtime();
+  if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (cu_mask == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  AqlQueue* object = queue == nullptr ? nullptr : rt->find_queue(queue);
+  if (object == nullptr) return HSA_STATUS_ERROR_INVALID_QUEUE;
+  if (num_cu_mask_count == 0 || num_cu_mask_count % 32 != 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  object->cu_mask(num_cu_mask_count, cu_mask);
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t HSA_API hsa_amd_queue_set_priority(hsa_queue_t* queue, hsa_amd_queue_priority_t priority) {
+  Runtime* rt = runtime();
+  if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (queue == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   AqlQueue* object = rt->find_queue(queue);
   if (object == nullptr) return HSA_STATUS_ERROR_INVALID_QUEUE;
-  return object->set_cu_mask(num_cu_mask_count, cu_mask);
+  switch (priority) {
+    case HSA_AMD_QUEUE_PRIORITY_LOW: return object->set_priority(HSA_QUEUE_PRIORITY_MINIMUM);
+    case HSA_AMD_QUEUE_PRIORITY_NORMAL: return object->set_priority(HSA_QUEUE_PRIORITY_NORMAL);
+    case HSA_AMD_QUEUE_PRIORITY_HIGH: return object->set_priority(HSA_QUEUE_PRIORITY_MAXIMUM);
+    default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
 }
 
 // --- indices: every order hsa.h declares, legacy names included -------------------

@@ -13,6 +13,7 @@
 #include "common/cp_queue_error.h"
 #include "hsa/agent.h"
 #include "hsa/async_handler.h"
+#include "hsa/hsa_mutant.h"
 #include "hsa/memory_region.h"
 #include "hsa/runtime.h"
 #include "hsa/signal_object.h"
@@ -117,6 +118,8 @@ hsa_status_t AqlQueue::init(uint32_t size, hsa_queue_type32_t type) {
   std::vector<uint32_t> mask((cus + 31) / 32, 0xffffffffu);
   if (cus % 32 != 0) mask.back() = (1u << (cus % 32)) - 1;
   hsaKmtSetQueueCUMask(queue_id_, static_cast<HSAuint32>(mask.size() * 32), mask.data());
+  std::lock_guard lock(mask_mutex_);
+  cu_mask_ = std::move(mask);
   return HSA_STATUS_SUCCESS;
 }
 
@@ -144,8 +147,16 @@ AqlQueue::~AqlQueue() { release_resources(); }
 hsa_status_t AqlQueue::inactivate() {
   if (!active_.exchange(false)) return HSA_STATUS_SUCCESS;
   // ROCR's Inactivate: UPDATE_QUEUE with 0 percent takes the queue off the hardware.
-  hsaKmtUpdateQueue(queue_id_, 0, HSA_QUEUE_PRIORITY_NORMAL, ring_, ring_bytes_, nullptr);
+  hsaKmtUpdateQueue(queue_id_, 0, priority_.load(std::memory_order_relaxed), ring_, ring_bytes_, nullptr);
   return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t AqlQueue::set_priority(HSA_QUEUE_PRIORITY priority) {
+  if (!active_.load(std::memory_order_acquire)) return HSA_STATUS_ERROR_INVALID_QUEUE;
+  priority_.store(priority, std::memory_order_relaxed);
+  return hsaKmtUpdateQueue(queue_id_, 100, priority, ring_, ring_bytes_, nullptr) == HSAKMT_STATUS_SUCCESS
+             ? HSA_STATUS_SUCCESS
+             : HSA_STATUS_ERROR_OUT_OF_RESOURCES;
 }
 
 void AqlQueue::set_profiling(bool enable) noexcept {
@@ -157,11 +168,35 @@ void AqlQueue::set_profiling(bool enable) noexcept {
     properties.fetch_and(~bit, std::memory_order_release);
 }
 
+// ROCR's SetCUMasking: count 0 restores every CU; bits past the agent's CUs are dropped, and
+// silently: ROCR answers HSA_STATUS_CU_MASK_REDUCED only when its HSA_CU_MASK variable took CUs
+// away, which this runtime does not read. The mask kept is what the KFD was given.
 hsa_status_t AqlQueue::set_cu_mask(uint32_t count, const uint32_t* mask) {
-  std::vector<uint32_t> copy(mask, mask + (count + 31) / 32);
-  return hsaKmtSetQueueCUMask(queue_id_, count, copy.data()) == HSAKMT_STATUS_SUCCESS
-             ? HSA_STATUS_SUCCESS
-             : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  const uint32_t cus = std::max<uint32_t>(agent_.compute_unit_count(), 1);
+  const size_t dwords = (cus + 31) / 32;
+  std::vector<uint32_t> wanted;
+  if (count == 0) {
+    wanted.assign(dwords, 0xffffffffu);
+  } else {
+    wanted.assign(mask, mask + count / 32);
+  }
+  if (!hsa_mutant_active(HsaMutant::CuMaskKeepsBitsPastTheCus)) {
+    if (wanted.size() > dwords) wanted.resize(dwords);
+    if (wanted.size() == dwords && cus % 32 != 0) wanted.back() &= (1u << (cus % 32)) - 1;
+  }
+  std::lock_guard lock(mask_mutex_);
+  if (hsaKmtSetQueueCUMask(queue_id_, static_cast<HSAuint32>(wanted.size() * 32), wanted.data()) !=
+      HSAKMT_STATUS_SUCCESS) {
+    return HSA_STATUS_ERROR;
+  }
+  cu_mask_ = std::move(wanted);
+  return HSA_STATUS_SUCCESS;
+}
+
+void AqlQueue::cu_mask(uint32_t count, uint32_t* mask) const {
+  std::lock_guard lock(mask_mutex_);
+  const size_t wanted = count / 32;
+  for (size_t i = 0; i < wanted; ++i) mask[i] = i < cu_mask_.size() ? cu_mask_[i] : 0;
 }
 
 bool AqlQueue::on_inactive(hsa_signal_value_t value, void* arg) {

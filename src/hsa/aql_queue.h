@@ -14,6 +14,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
+#include <vector>
 
 #include "common/aql_ring.h"
 
@@ -42,6 +44,10 @@ class AqlQueue {
   // HSA-PROF-1: the packet processor stamps start_ts/end_ts of completion signals.
   void set_profiling(bool enable) noexcept;
   hsa_status_t set_cu_mask(uint32_t count, const uint32_t* mask);
+  // hsa_amd_queue_cu_get_mask: the mask in effect, zero-filled past the agent's CUs.
+  void cu_mask(uint32_t count, uint32_t* mask) const;
+  // hsa_amd_queue_set_priority (HSA-QUEUE-6): UPDATE_QUEUE at 100 percent; INVALID_QUEUE once inactive.
+  hsa_status_t set_priority(HSA_QUEUE_PRIORITY priority);
   // The error callback has run (HSA-QUEUE-5): nothing on this queue completes any more.
   bool in_error() const noexcept { return error_reported_.load(std::memory_order_acquire); }
 
@@ -63,6 +69,9 @@ class AqlQueue {
   HSA_QUEUEID queue_id_ = 0;
   bool kfd_queue_ = false;
   std::atomic<bool> active_{true};
+  std::atomic<HSA_QUEUE_PRIORITY> priority_{HSA_QUEUE_PRIORITY_NORMAL};
+  mutable std::mutex mask_mutex_;
+  std::vector<uint32_t> cu_mask_;  // under mask_mutex_
   std::atomic<bool> error_reported_{false};
 };
 

@@ -42,12 +42,14 @@ struct Reloc {
   uint32_t type;
   uint64_t symbol_value;  // st_value of a defined symbol (ABS*), 0 for RELATIVE64
   int64_t addend;
+  bool external = false;  // symbol_value is the address of a variable the program defined
 };
 
 // Everything a load needs, taken from the image before anything is allocated.
 struct Plan {
   std::vector<uint8_t> staging;  // the PT_LOAD segments at their vaddr, zero-filled to `span`
   uint64_t align = 4096;
+  uint64_t storage_offset = 0;  // p_offset of the first PT_LOAD
   std::vector<Reloc> relocs;
   std::vector<ExecutableSymbol> symbols;  // addresses relative to the load base
 };
@@ -73,7 +75,18 @@ bool read_symbols(const std::vector<uint8_t>& image, const Elf64_Shdr& table, co
   return true;
 }
 
-hsa_status_t plan_load(const std::vector<uint8_t>& image, const Agent& agent, Plan* plan) {
+// A variable the program defined under `name`: for `agent` (any agent when null), or for the
+// whole program (its agent is null); nullptr when there is none.
+const ExecutableSymbol* find_defined(const std::vector<std::unique_ptr<ExecutableSymbol>>& defined,
+                                     const std::string& name, const Agent* agent) {
+  for (const auto& d : defined) {
+    if (d->name == name && (agent == nullptr || d->agent == nullptr || d->agent == agent)) return d.get();
+  }
+  return nullptr;
+}
+
+hsa_status_t plan_load(const std::vector<uint8_t>& image, const Agent& agent,
+                       const std::vector<std::unique_ptr<ExecutableSymbol>>& defined, Plan* plan) {
   Elf64_Ehdr h;
   if (!read(image, 0, &h) || std::memcmp(h.e_ident, ELFMAG, SELFMAG) != 0 || h.e_ident[EI_CLASS] != ELFCLASS64 ||
       h.e_ident[EI_DATA] != ELFDATA2LSB || h.e_machine != kEmAmdgpu || h.e_type != ET_DYN ||
@@ -102,6 +115,7 @@ hsa_status_t plan_load(const std::vector<uint8_t>& image, const Agent& agent, Pl
     loads.push_back(p);
   }
   if (loads.empty() || span == 0) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
+  plan->storage_offset = loads.front().p_offset;
   plan->staging.assign(span, 0);
   for (const Elf64_Phdr& p : loads) {
     std::memcpy(plan->staging.data() + p.p_vaddr, image.data() + p.p_offset, p.p_filesz);
@@ -200,8 +214,14 @@ hsa_status_t plan_load(const std::vector<uint8_t>& image, const Agent& agent, Pl
       Reloc reloc{r.r_offset, type, 0, r.r_addend};
       if (type != R_AMDGPU_RELATIVE64) {
         if (index == 0 || index >= rsyms.size()) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
-        if (rsyms[index]->st_shndx == SHN_UNDEF) return HSA_STATUS_ERROR_VARIABLE_UNDEFINED;
-        reloc.symbol_value = rsyms[index]->st_value;
+        if (rsyms[index]->st_shndx == SHN_UNDEF) {
+          const ExecutableSymbol* d = find_defined(defined, rnames[index], &agent);
+          if (d == nullptr) return HSA_STATUS_ERROR_VARIABLE_UNDEFINED;
+          reloc.external = true;
+          reloc.symbol_value = d->address;
+        } else {
+          reloc.symbol_value = rsyms[index]->st_value;
+        }
       }
       plan->relocs.push_back(reloc);
     }
@@ -242,13 +262,15 @@ bool Executable::frozen() const {
   return frozen_;
 }
 
-hsa_status_t Executable::load(Runtime& runtime, Agent& agent, const std::vector<uint8_t>& image) {
+hsa_status_t Executable::load(Runtime& runtime, Agent& agent, const CodeObjectReader& reader,
+                              LoadedCodeObject** loaded) {
+  const std::vector<uint8_t>& image = reader.bytes;
   ROCREF_TRACE_SPAN(trace::Layer::Hsa, "hsa_executable_load_agent_code_object",
                     std::to_string(image.size()) + " bytes");
   std::lock_guard lock(mutex_);
   if (frozen_) return HSA_STATUS_ERROR_FROZEN_EXECUTABLE;
   Plan plan;
-  if (hsa_status_t s = plan_load(image, agent, &plan); s != HSA_STATUS_SUCCESS) return s;
+  if (hsa_status_t s = plan_load(image, agent, defined_, &plan); s != HSA_STATUS_SUCCESS) return s;
   MemoryRegion* region = device_local_region(agent);
   if (region == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
   // One allocation, its base aligned to the largest p_align: relative layout kept.
@@ -262,7 +284,7 @@ hsa_status_t Executable::load(Runtime& runtime, Agent& agent, const std::vector<
   std::memcpy(memory, plan.staging.data(), plan.staging.size());
   if (!hsa_mutant_active(HsaMutant::LoaderRelocationsSkipped)) {
     for (const Reloc& r : plan.relocs) {
-      const uint64_t symbol = base + r.symbol_value + static_cast<uint64_t>(r.addend);
+      const uint64_t symbol = (r.external ? 0 : base) + r.symbol_value + static_cast<uint64_t>(r.addend);
       uint64_t value64 = 0;
       uint32_t value32 = 0;
       switch (r.type) {
@@ -284,10 +306,61 @@ hsa_status_t Executable::load(Runtime& runtime, Agent& agent, const std::vector<
       s.address += base;
     }
   }
+  auto object = std::make_unique<LoadedCodeObject>();
+  object->owner = this;
+  object->agent = &agent;
+  object->elf = image;
+  object->storage_offset = plan.storage_offset;
+  object->load_base = base;
+  object->load_size = plan.staging.size();
+  if (hsa_mutant_active(HsaMutant::LoaderHostCopyBeforeRelocation)) {
+    object->host_copy = plan.staging;
+  } else {
+    object->host_copy.assign(memory, memory + plan.staging.size());
+  }
+  object->uri = reader.uri;
   runtime_ = &runtime;
   segments_.push_back(Segment{allocation});
   loaded_.push_back(std::move(plan.symbols));
+  if (loaded != nullptr) *loaded = object.get();
+  code_objects_.push_back(std::move(object));
   return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t Executable::define_variable(const std::string& name, Agent* agent, uint64_t address) {
+  std::lock_guard lock(mutex_);
+  if (frozen_) return HSA_STATUS_ERROR_FROZEN_EXECUTABLE;
+  for (const auto& d : defined_) {
+    if (d->name == name && d->agent == agent) return HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED;
+  }
+  auto symbol = std::make_unique<ExecutableSymbol>();
+  symbol->name = name;
+  symbol->agent = agent;
+  symbol->address = address;
+  defined_.push_back(std::move(symbol));
+  return HSA_STATUS_SUCCESS;
+}
+
+std::vector<const LoadedCodeObject*> Executable::loaded_code_objects() const {
+  std::lock_guard lock(mutex_);
+  std::vector<const LoadedCodeObject*> out;
+  for (const auto& o : code_objects_) out.push_back(o.get());
+  return out;
+}
+
+bool Executable::owns(const LoadedCodeObject* object) const {
+  std::lock_guard lock(mutex_);
+  return std::any_of(code_objects_.begin(), code_objects_.end(), [&](const auto& o) { return o.get() == object; });
+}
+
+uint64_t Executable::host_address(uint64_t device_address) const {
+  std::lock_guard lock(mutex_);
+  for (const auto& o : code_objects_) {
+    if (device_address >= o->load_base && device_address - o->load_base < o->load_size) {
+      return reinterpret_cast<uint64_t>(o->host_copy.data()) + (device_address - o->load_base);
+    }
+  }
+  return 0;
 }
 
 hsa_status_t Executable::freeze() {
@@ -301,10 +374,17 @@ const ExecutableSymbol* Executable::find(const std::string& name, const Agent* a
   std::lock_guard lock(mutex_);
   for (const auto& list : loaded_) {
     for (const ExecutableSymbol& s : list) {
-      if (s.name == name && (agent == nullptr || s.agent == agent)) return &s;
+      if (agent != nullptr && s.name == name && s.agent == agent) return &s;
     }
   }
-  return nullptr;
+  // Without an agent, ROCR looks among program symbols only: the program variables defined here.
+  if (agent == nullptr) {
+    for (const auto& d : defined_) {
+      if (d->name == name && d->agent == nullptr) return d.get();
+    }
+    return nullptr;
+  }
+  return find_defined(defined_, name, agent);
 }
 
 std::vector<const ExecutableSymbol*> Executable::symbols() const {
@@ -313,6 +393,7 @@ std::vector<const ExecutableSymbol*> Executable::symbols() const {
   for (const auto& list : loaded_) {
     for (const ExecutableSymbol& s : list) out.push_back(&s);
   }
+  for (const auto& d : defined_) out.push_back(d.get());
   return out;
 }
 
@@ -323,7 +404,7 @@ bool Executable::owns(const ExecutableSymbol* symbol) const {
       if (&s == symbol) return true;
     }
   }
-  return false;
+  return std::any_of(defined_.begin(), defined_.end(), [&](const auto& d) { return d.get() == symbol; });
 }
 
 }  // namespace rocref::hsa

@@ -12,6 +12,7 @@
 #include <hsa/hsa.h>
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -24,13 +25,14 @@ class Runtime;
 // hsa_code_object_reader_t: the caller's bytes, copied (ROCR keeps a pointer; a copy outlives nothing).
 struct CodeObjectReader {
   std::vector<uint8_t> bytes;
+  std::string uri;  // ROCR's "memory://PID#offset=0x<caller's address>&size=N"
 };
 
 struct ExecutableSymbol {
   std::string name;  // the ELF name: "<kernel>.kd" for kernels, the variable's name otherwise
   hsa_symbol_kind_t kind = HSA_SYMBOL_KIND_VARIABLE;
-  Agent* agent = nullptr;
-  uint64_t address = 0;  // kernel object, or the variable's address
+  Agent* agent = nullptr;  // null: a program variable the application defined
+  uint64_t address = 0;    // kernel object, or the variable's address
   uint64_t size = 0;     // variables: st_size
   // Kernels: from the metadata note (kernarg) and the descriptor (segments).
   uint32_t kernarg_size = 0;
@@ -38,6 +40,21 @@ struct ExecutableSymbol {
   uint32_t group_segment_size = 0;
   uint32_t private_segment_size = 0;
   bool dynamic_call_stack = false;
+};
+
+class Executable;
+
+// hsa_loaded_code_object_t: one agent code object placed by a load (HSA-EXT-2). ROCR keeps
+// a host copy of every placed segment for hsa_ven_amd_loader_query_host_address; so do we.
+struct LoadedCodeObject {
+  Executable* owner = nullptr;
+  Agent* agent = nullptr;
+  std::vector<uint8_t> elf;        // the image as loaded (code_object_storage_base/size)
+  uint64_t storage_offset = 0;     // file offset of the first PT_LOAD
+  uint64_t load_base = 0;          // device address of image address 0
+  uint64_t load_size = 0;          // the span of the PT_LOAD segments
+  std::vector<uint8_t> host_copy;  // the relocated segment bytes, as placed
+  std::string uri;
 };
 
 class Executable {
@@ -52,12 +69,22 @@ class Executable {
   // hsa_executable_load_agent_code_object: INVALID_CODE_OBJECT for a malformed image or an
   // unknown relocation, INCOMPATIBLE_ARGUMENTS for another ISA, VARIABLE_UNDEFINED for an
   // unresolved symbol, FROZEN_EXECUTABLE after freeze.
-  hsa_status_t load(Runtime& runtime, Agent& agent, const std::vector<uint8_t>& image);
+  hsa_status_t load(Runtime& runtime, Agent& agent, const CodeObjectReader& reader, LoadedCodeObject** loaded);
   hsa_status_t freeze();
-  // By ELF name, optionally for one agent; nullptr when absent.
+  // hsa_executable_(agent_)global_variable_define, _readonly_variable_define: an external
+  // variable, for one agent or (agent null) the program, that later loads resolve their
+  // undefined relocations against (FROZEN_EXECUTABLE, VARIABLE_ALREADY_DEFINED).
+  hsa_status_t define_variable(const std::string& name, Agent* agent, uint64_t address);
+  // By ELF name: for `agent`, or (agent null) among program variables only, as ROCR; nullptr when absent.
   const ExecutableSymbol* find(const std::string& name, const Agent* agent) const;
   std::vector<const ExecutableSymbol*> symbols() const;
   bool owns(const ExecutableSymbol* symbol) const;
+
+  // The loader extension (hsa_ven_amd_loader_*): placed code objects, in load order.
+  std::vector<const LoadedCodeObject*> loaded_code_objects() const;
+  bool owns(const LoadedCodeObject* object) const;
+  // The host copy's address of a device address inside a placed segment, or 0.
+  uint64_t host_address(uint64_t device_address) const;
 
  private:
   struct Segment {
@@ -69,6 +96,8 @@ class Executable {
   Runtime* runtime_ = nullptr;
   std::vector<Segment> segments_;
   std::vector<std::vector<ExecutableSymbol>> loaded_;  // one list per load, so symbol pointers stay put
+  std::vector<std::unique_ptr<ExecutableSymbol>> defined_;  // agent variables the program defined
+  std::vector<std::unique_ptr<LoadedCodeObject>> code_objects_;
 };
 
 // The gfx name ("gfx900") of an ELF's e_flags machine, empty when unknown.

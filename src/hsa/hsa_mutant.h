@@ -23,6 +23,11 @@ enum class HsaMutant : uint32_t {
   // Loader bugs (executable.cpp), caught by tests/unit/hsa/code_object_loader_test.cpp:
   LoaderKernelObjectWithoutBase,  // HSA-LOAD-3: kernel object = value of `<kernel>.kd`, load base not added
   LoaderRelocationsSkipped,       // HSA-LOAD-2: dynamic relocations not applied (pointers in data stay unrelocated)
+  // Extension and control calls, caught by tests/unit/hsa/runtime_ext_mutant_test.cpp:
+  LoaderHostCopyBeforeRelocation,  // HSA-EXT-2: the host copy is taken from the image before relocation
+  CuMaskKeepsBitsPastTheCus,       // HSA-QUEUE-6: a CU mask is not cut to the agent's CUs
+  LockToPoolIgnoresThePool,        // HSA-LOCK-3: hsa_amd_memory_lock_to_pool locks coarse-grained whatever the pool
+  SignalGroupAnswersTheFirst,      // HSA-SIG-8: a group wait names the group's first signal, not the satisfied one
   kCount
 };
 

@@ -65,7 +65,9 @@ hsa_status_t Runtime::open() {
       banks.clear();
     uint64_t system_bytes = 0, local_bytes = 0;
     const HsaMemoryProperties* vram = nullptr;  // the last frame-buffer bank
+    uint64_t mmio_page = 0;
     for (const HsaMemoryProperties& bank : banks) {
+      if (bank.HeapType == HSA_HEAPTYPE_MMIO_REMAP) mmio_page = bank.VirtualBaseAddress;
       if (bank.HeapType == HSA_HEAPTYPE_SYSTEM) system_bytes += bank.SizeInBytes;
       if (bank.HeapType == HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC || bank.HeapType == HSA_HEAPTYPE_FRAME_BUFFER_PRIVATE) {
         local_bytes += bank.SizeInBytes;
@@ -83,6 +85,7 @@ hsa_status_t Runtime::open() {
     } else if (properties.NumFComputeCores > 0) {
       auto agent = std::make_unique<Agent>(node, properties, HSA_DEVICE_TYPE_GPU);
       if (vram != nullptr) agent->set_vram_bank(*vram);
+      if (mmio_page != 0) agent->set_hdp_flush_page(mmio_page);
       if (local_bytes > 0)
         agent->add_region(std::make_unique<MemoryRegion>(*agent, MemoryRegion::Kind::DeviceLocal, local_bytes));
       agent->add_region(

@@ -162,5 +162,68 @@ TEST_F(HsaLoader, HSA_LOAD_4_BadImagesAreRefusedAndChangeNothing) {
   EXPECT_EQ(HSA_STATUS_SUCCESS, hsa_executable_destroy(executable));
 }
 
+// Variables the program defines: for one agent, or (agent-less) for the program, which only an
+// agent-less lookup finds; each name once per agent, and none after freeze.
+TEST_F(HsaLoader, HSA_LOAD_5_DefinedVariablesAreSymbolsOfTheExecutable) {
+  record_clause("HSA-LOAD-5");
+  hsa_executable_t executable;
+  ASSERT_EQ(HSA_STATUS_SUCCESS,
+            hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, nullptr, &executable));
+  static int agent_variable = 1, program_variable = 2;
+  ASSERT_EQ(HSA_STATUS_SUCCESS,
+            hsa_executable_agent_global_variable_define(executable, agents_.gpu, "agent_variable", &agent_variable));
+  EXPECT_EQ(HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED,
+            hsa_executable_agent_global_variable_define(executable, agents_.gpu, "agent_variable", &program_variable));
+  ASSERT_EQ(HSA_STATUS_SUCCESS,
+            hsa_executable_global_variable_define(executable, "program_variable", &program_variable));
+  EXPECT_EQ(HSA_STATUS_ERROR_INVALID_ARGUMENT,
+            hsa_executable_agent_global_variable_define(executable, agents_.gpu, nullptr, &agent_variable));
+  EXPECT_EQ(HSA_STATUS_ERROR_INVALID_EXECUTABLE,
+            hsa_executable_agent_global_variable_define(hsa_executable_t{0}, agents_.gpu, "x", &agent_variable));
+  hsa_executable_symbol_t symbol;
+  uint64_t address = 0;
+  ASSERT_EQ(HSA_STATUS_SUCCESS, hsa_executable_get_symbol_by_name(executable, "agent_variable", &agents_.gpu, &symbol));
+  ASSERT_EQ(HSA_STATUS_SUCCESS,
+            hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS, &address));
+  EXPECT_EQ(reinterpret_cast<uint64_t>(&agent_variable), address);
+  EXPECT_EQ(HSA_STATUS_ERROR_INVALID_SYMBOL_NAME,
+            hsa_executable_get_symbol_by_name(executable, "agent_variable", nullptr, &symbol));
+  ASSERT_EQ(HSA_STATUS_SUCCESS, hsa_executable_get_symbol_by_name(executable, "program_variable", nullptr, &symbol));
+  ASSERT_EQ(HSA_STATUS_SUCCESS,
+            hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS, &address));
+  EXPECT_EQ(reinterpret_cast<uint64_t>(&program_variable), address);
+  // The deprecated lookup: "module::name", the agent only for agent symbols.
+  ASSERT_EQ(HSA_STATUS_SUCCESS,
+            hsa_executable_get_symbol(executable, nullptr, "program_variable", agents_.gpu, 0, &symbol));
+  ASSERT_EQ(HSA_STATUS_SUCCESS, hsa_executable_get_symbol(executable, "", "agent_variable", agents_.gpu, 0, &symbol));
+  EXPECT_EQ(HSA_STATUS_ERROR_INVALID_SYMBOL_NAME,
+            hsa_executable_get_symbol(executable, "module", "agent_variable", agents_.gpu, 0, &symbol));
+  // Each iteration sees its own kind.
+  int agent_symbols = 0, program_symbols = 0;
+  ASSERT_EQ(HSA_STATUS_SUCCESS, hsa_executable_iterate_agent_symbols(
+                                    executable, agents_.gpu,
+                                    [](hsa_executable_t, hsa_agent_t, hsa_executable_symbol_t, void* data) {
+                                      ++*static_cast<int*>(data);
+                                      return HSA_STATUS_SUCCESS;
+                                    },
+                                    &agent_symbols));
+  ASSERT_EQ(HSA_STATUS_SUCCESS, hsa_executable_iterate_program_symbols(
+                                    executable,
+                                    [](hsa_executable_t, hsa_executable_symbol_t, void* data) {
+                                      ++*static_cast<int*>(data);
+                                      return HSA_STATUS_SUCCESS;
+                                    },
+                                    &program_symbols));
+  EXPECT_EQ(1, agent_symbols);
+  EXPECT_EQ(1, program_symbols);
+  uint32_t result = 7;
+  ASSERT_EQ(HSA_STATUS_SUCCESS, hsa_executable_validate(executable, &result));
+  EXPECT_EQ(0u, result);
+  ASSERT_EQ(HSA_STATUS_SUCCESS, hsa_executable_freeze(executable, nullptr));
+  EXPECT_EQ(HSA_STATUS_ERROR_FROZEN_EXECUTABLE,
+            hsa_executable_agent_global_variable_define(executable, agents_.gpu, "late", &agent_variable));
+  EXPECT_EQ(HSA_STATUS_SUCCESS, hsa_executable_destroy(executable));
+}
+
 }  // namespace
 }  // namespace hsa_conformance
