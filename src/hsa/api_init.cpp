@@ -6,6 +6,7 @@
 
 #include "common/log.h"
 
+#include "hsa/agent.h"
 #include "hsa/extensions.h"
 #include "hsa/info_value.h"
 #include "hsa/runtime.h"
@@ -44,7 +45,13 @@ hsa_status_t HSA_API hsa_system_get_info(hsa_system_info_t attribute, void* valu
     case HSA_SYSTEM_INFO_MACHINE_MODEL: return put_info<hsa_machine_model_t>(value, HSA_MACHINE_MODEL_LARGE);
     case HSA_SYSTEM_INFO_EXTENSIONS: rocref::hsa::extension_bits(value); return HSA_STATUS_SUCCESS;
     case HSA_AMD_SYSTEM_INFO_BUILD_VERSION: return put_info<const char*>(value, "rocref");
-    case HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED: return put_info<bool>(value, false);
+    // HSA-SVM-1: as ROCR, when every GPU node's capability carries the SVM API (KFD-SVM-6).
+    case HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED: {
+      bool supported = true;
+      for (const auto& agent : rt->agents())
+        if (agent->is_gpu()) supported = supported && agent->properties().Capability.ui32.SVMAPISupported == 1;
+      return put_info<bool>(value, supported);
+    }
     case HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT: return put_info<bool>(value, false);
     default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }

@@ -15,6 +15,7 @@
 #include "hsa/hsa_mutant.h"
 #include "hsa/memory_region.h"
 #include "hsa/runtime.h"
+#include "hsa/signal_object.h"
 
 using rocref::hsa::Agent;
 using rocref::hsa::Allocation;
@@ -123,6 +124,11 @@ hsa_status_t HSA_API hsa_amd_memory_async_copy(void* dst, hsa_agent_t dst_agent,
   copy.src = src;
   copy.size = size;
   copy.gpu = from->is_gpu() ? from : to->is_gpu() ? to : nullptr;  // ROCR: the source GPU's engine first
+  // HSA-PROF-2: only GPU copies are timed (ROCR's switch is the GPU agents').
+  if (copy.gpu != nullptr && rt->async_copy_profiling()) {
+    copy.profiled = true;
+    copy.completion->set_async_copy_agent(copy.gpu);
+  }
   return rt->async_copies().submit(std::move(copy));
 }
 

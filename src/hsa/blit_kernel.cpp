@@ -2,6 +2,7 @@
 #include "hsa/blit_kernel.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 
@@ -12,6 +13,7 @@
 #include "common/own_memory.h"
 #include "hsa/agent.h"
 #include "hsa/aql_queue.h"
+#include "hsa/copy_rect.h"
 #include "hsa/hsa_mutant.h"
 #include "hsa/memory_region.h"
 #include "hsa/runtime.h"
@@ -92,7 +94,8 @@ hsa_status_t BlitKernel::ensure_ready_locked() {
   return AqlQueue::create(gpu_, 64, HSA_QUEUE_TYPE_SINGLE, nullptr, nullptr, &queue_);
 }
 
-hsa_status_t BlitKernel::dispatch_locked(int kernel, const void* args, size_t args_size, uint32_t items) {
+hsa_status_t BlitKernel::dispatch_locked(int kernel, const void* args, size_t args_size, uint32_t items,
+                                         TickSpan* span) {
   if (hsa_status_t status = ensure_ready_locked(); status != HSA_STATUS_SUCCESS) return status;
   std::memcpy(kernarg_, args, args_size);
   done_->store(1, MemoryOrder::Relaxed, true);
@@ -118,7 +121,12 @@ hsa_status_t BlitKernel::dispatch_locked(int kernel, const void* args, size_t ar
   // A queue error never completes the signal: check between bounded waits.
   for (;;) {
     const sig::WaitResult result = done_->view().wait(HSA_SIGNAL_CONDITION_EQ, 0, std::chrono::milliseconds(50));
-    if (result.satisfied) return HSA_STATUS_SUCCESS;
+    if (result.satisfied) {
+      if (span != nullptr)
+        span->add(std::atomic_ref<uint64_t>(done_->amd.start_ts).load(std::memory_order_acquire),
+                  std::atomic_ref<uint64_t>(done_->amd.end_ts).load(std::memory_order_acquire));
+      return HSA_STATUS_SUCCESS;
+    }
     if (queue_->in_error()) {
       // A GPU page fault ends this queue; the next blit starts on a new one.
       delete queue_;
@@ -128,14 +136,23 @@ hsa_status_t BlitKernel::dispatch_locked(int kernel, const void* args, size_t ar
   }
 }
 
-hsa_status_t BlitKernel::copy_locked(void* dst, const void* src, size_t size) {
+hsa_status_t BlitKernel::copy_locked(void* dst, const void* src, size_t size, TickSpan* span) {
   const cf::CopyArgs args{reinterpret_cast<uint64_t>(dst), reinterpret_cast<uint64_t>(src), size};
-  return dispatch_locked(0, &args, sizeof args, items_for((size + cf::kChunkBytes - 1) / cf::kChunkBytes));
+  return dispatch_locked(0, &args, sizeof args, items_for((size + cf::kChunkBytes - 1) / cf::kChunkBytes), span);
 }
 
-hsa_status_t BlitKernel::copy(void* dst, const void* src, size_t size) {
+hsa_status_t BlitKernel::copy(void* dst, const void* src, size_t size, TickSpan* span) {
   std::lock_guard lock(mutex_);
-  return copy_locked(dst, src, size);
+  return copy_locked(dst, src, size, span);
+}
+
+hsa_status_t BlitKernel::copy_rect(const CopyRect& rect, TickSpan* span) {
+  std::lock_guard lock(mutex_);
+  hsa_status_t status = HSA_STATUS_SUCCESS;
+  for_each_copy_rect_run(rect, [&](void* dst, const void* src, size_t bytes) {
+    if (status == HSA_STATUS_SUCCESS) status = copy_locked(dst, src, bytes, span);
+  });
+  return status;
 }
 
 hsa_status_t BlitKernel::copy_with_host(void* dst, bool dst_is_host, const void* src, bool src_is_host, size_t size) {

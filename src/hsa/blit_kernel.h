@@ -18,6 +18,18 @@ namespace rocref::hsa {
 class Agent;
 class AqlQueue;
 class SignalObject;
+struct CopyRect;
+
+// HSA-PROF-2: the GPU clock ticks from the first dispatch's launch to the last one's completion,
+// as the packet processor stamped them on the blit's completion signal (HSA-PROF-1).
+struct TickSpan {
+  uint64_t start = UINT64_MAX;
+  uint64_t end = 0;
+  void add(uint64_t from, uint64_t to) noexcept {
+    start = from < start ? from : start;
+    end = to > end ? to : end;
+  }
+};
 
 class BlitKernel {
  public:
@@ -29,7 +41,10 @@ class BlitKernel {
   // HSA_STATUS_ERROR_OUT_OF_RESOURCES when the queue or memory cannot be made,
   // HSA_STATUS_ERROR when the dispatch ends in a queue error (a GPU page fault: memory the GPU
   // has no mapping of); the next call dispatches on a new queue.
-  hsa_status_t copy(void* dst, const void* src, size_t size);
+  // `span`, when given, takes in the dispatches' GPU times.
+  hsa_status_t copy(void* dst, const void* src, size_t size, TickSpan* span = nullptr);
+  // HSA-MEM-8: a rect copy already judged copy_rect_expressible, one dispatch per run of rows.
+  hsa_status_t copy_rect(const CopyRect& rect, TickSpan* span = nullptr);
   hsa_status_t fill(uint32_t* dst, uint32_t value, size_t count);
   // A copy with one side in host memory the runtime did not allocate (ROCR locks such memory
   // for the GPU for the copy). That side goes through a staging buffer the GPU maps and is read
@@ -39,8 +54,9 @@ class BlitKernel {
 
  private:
   hsa_status_t ensure_ready_locked();
-  hsa_status_t dispatch_locked(int kernel, const void* args, size_t args_size, uint32_t items);
-  hsa_status_t copy_locked(void* dst, const void* src, size_t size);
+  hsa_status_t dispatch_locked(int kernel, const void* args, size_t args_size, uint32_t items,
+                               TickSpan* span = nullptr);
+  hsa_status_t copy_locked(void* dst, const void* src, size_t size, TickSpan* span = nullptr);
 
   Agent& gpu_;
   std::mutex mutex_;  // one blit at a time: one kernarg buffer, one completion signal

@@ -13,11 +13,15 @@
 namespace rocref::hsa {
 
 enum class HsaMutant : uint32_t {
-  BlitAgentReleaseScope,            // AQL-FEN-3: blit dispatch released at AGENT scope; the host reads next
-  BlitDoorbellBeforeHeader,         // AQL-DB-1: blit doorbell rung before the header is release-stored
-  BlitAgentAcquireScope,            // AQL-FEN-6: blit dispatch acquired at AGENT scope; it may read old kernargs
-  AllowAccessFirstGpuOnly,          // HSA-AGENT-3: hsa_amd_agents_allow_access maps for the first GPU agent listed only
-  AsyncCopySkipsDependencies,       // HSA-MEM-7: an asynchronous copy runs without waiting for its dependency signals
+  BlitAgentReleaseScope,       // AQL-FEN-3: blit dispatch released at AGENT scope; the host reads next
+  BlitDoorbellBeforeHeader,    // AQL-DB-1: blit doorbell rung before the header is release-stored
+  BlitAgentAcquireScope,       // AQL-FEN-6: blit dispatch acquired at AGENT scope; it may read old kernargs
+  AllowAccessFirstGpuOnly,     // HSA-AGENT-3: hsa_amd_agents_allow_access maps for the first GPU agent listed only
+  AsyncCopySkipsDependencies,  // HSA-MEM-7: an asynchronous copy runs without waiting for its dependency signals
+  AsyncCopyRectSourceRowsAtDestinationPitch,  // HSA-MEM-8: the rect copy steps source rows by the destination's pitch
+  AsyncCopyTimedFromItsDependencyWait,        // HSA-PROF-2: a profiled copy's start is taken before its dependency wait
+  SvmFineGrainedClearsCoherent,               // HSA-SVM-1: FINE_GRAINED sent to the KFD as CLR_FLAGS COHERENT
+  SvmPrefetchSkipsDependencies,               // HSA-SVM-3: a prefetch completes without waiting for its dependencies
   PointerInfoIgnoresAllocationMap,  // HSA-PTR-1/2: pointer info from the driver's record only, not the runtime's map
   UnlockKeepsRegistration,          // HSA-LOCK-2: hsa_amd_memory_unlock unmaps but never deregisters
   // Loader bugs (executable.cpp), caught by tests/unit/hsa/code_object_loader_test.cpp:

@@ -10,6 +10,7 @@
 #include "hsa/blit_kernel.h"
 #include "hsa/memory_region.h"
 #include "hsa/signal_object.h"
+#include "hsa/svm_prefetch.h"
 
 namespace rocref::hsa {
 
@@ -109,6 +110,7 @@ hsa_status_t Runtime::open() {
     clock_origin_ = clocks;
   }
   signal_pool_ = std::make_unique<SignalPool>();
+  svm_prefetches_ = std::make_unique<SvmPrefetches>();
   return HSA_STATUS_SUCCESS;
 }
 
@@ -117,6 +119,7 @@ void Runtime::close() {
   // copies wait on signals and run on the blit queues.
   async_copies_.reset();
   async_handler_.reset();
+  svm_prefetches_.reset();
   blits_.clear();
   std::vector<AqlQueue*> queues;
   for (auto& [key, queue] : queues_) queues.push_back(queue);

@@ -29,6 +29,7 @@ class AsyncHandler;
 class SignalPool;
 class BlitKernel;
 class AsyncCopies;
+class SvmPrefetches;
 
 // One allocation made through hsa_memory_allocate / hsa_amd_memory_pool_allocate.
 struct Allocation {
@@ -88,6 +89,15 @@ class Runtime {
 
   // HSA-MEM-7: the thread of hsa_amd_memory_async_copy, started on first use.
   AsyncCopies& async_copies();
+  // HSA-PROF-2: hsa_amd_profiling_async_copy_enable's switch (ROCR keeps one per GPU agent and
+  // sets them all at once; CPU agents' stay off, so copies between CPUs are never timed).
+  void set_async_copy_profiling(bool enable) noexcept {
+    async_copy_profiling_.store(enable, std::memory_order_relaxed);
+  }
+  bool async_copy_profiling() const noexcept { return async_copy_profiling_.load(std::memory_order_relaxed); }
+
+  // HSA-SVM-3: the prefetches still waiting for their dependencies.
+  SvmPrefetches& svm_prefetches() noexcept { return *svm_prefetches_; }
 
   AsyncHandler& async_handler();
   // nullptr until the first registration (no thread is started just to remove nothing).
@@ -125,6 +135,8 @@ class Runtime {
   std::mutex async_mutex_;
   std::unique_ptr<AsyncHandler> async_handler_;
   std::unique_ptr<AsyncCopies> async_copies_;  // under async_mutex_
+  std::atomic<bool> async_copy_profiling_{false};
+  std::unique_ptr<SvmPrefetches> svm_prefetches_;  // its operations run on the async handler's thread
 };
 
 // The runtime, or nullptr; entry points return HSA_STATUS_ERROR_NOT_INITIALIZED on nullptr.

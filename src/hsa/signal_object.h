@@ -22,6 +22,8 @@
 
 namespace rocref::hsa {
 
+class Agent;
+
 class alignas(64) SignalObject {
  public:
   static constexpr uint64_t kMagic = 0x4c474953'46455243ull;  // "CREFSIGL"
@@ -61,6 +63,11 @@ class alignas(64) SignalObject {
   void let_go() noexcept { runtime_holds_.fetch_sub(1, std::memory_order_release); }
   bool held() const noexcept { return runtime_holds_.load(std::memory_order_acquire) != 0; }
 
+  // HSA-PROF-2: the GPU agent of the last profiled asynchronous copy that completes this signal
+  // (ROCR's Signal::async_copy_agent): set when such a copy is submitted, never cleared.
+  void set_async_copy_agent(Agent* agent) noexcept { async_copy_agent_.store(agent, std::memory_order_release); }
+  Agent* async_copy_agent() const noexcept { return async_copy_agent_.load(std::memory_order_acquire); }
+
   // Hooks given to sig::Signal for interrupt signals.
   static void wake_hook(amd_signal_t* signal, void* context);
   static void sleep_hook(amd_signal_t* signal, int64_t observed, std::chrono::nanoseconds timeout,
@@ -74,6 +81,7 @@ class alignas(64) SignalObject {
   HsaEvent* event_ = nullptr;
   std::atomic<uint32_t> waiters_{0};
   std::atomic<uint32_t> runtime_holds_{0};
+  std::atomic<Agent*> async_copy_agent_{nullptr};
 };
 static_assert(sizeof(SignalObject) == 128);
 

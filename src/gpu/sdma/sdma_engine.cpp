@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/model_clock.h"
 #include "common/trace.h"
 #include "gpu/sdma/sdma_mutant.h"
 #include "gpu/sdma/sdma_packets.h"
@@ -349,10 +350,9 @@ bool SdmaEngine::execute(const uint32_t* dw, uint64_t ndw, SdmaError& err, std::
       if (va & 7) return misaligned("SDMA-TS-1", va);
       auto* p = mem.as<uint64_t>(va, Access::Write);
       if (!p) return fault("SDMA-TS-1", va);
-      const uint64_t now = b_.clock ? b_.clock()
-                                    : uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                                   std::chrono::steady_clock::now().time_since_epoch())
-                                                   .count());
+      // The GPU's global timestamp is its 100 MHz reference counter, the command processor's
+      // start_ts / end_ts domain, which ROCR translates for SDMA copies too (HSA-PROF-2).
+      const uint64_t now = b_.clock ? b_.clock() : gpu_clock_ticks();
       __atomic_store_n(p, now, __ATOMIC_RELEASE);
       return true;
     }

@@ -53,7 +53,7 @@ struct SdmaBinding {
   MemoryAccess* memory = nullptr;
   std::function<void(uint32_t int_ctx)> on_trap;                                    // TRAP interrupt
   std::function<void(SdmaError, uint64_t offset, const std::string& what)> on_error;  // once
-  std::function<uint64_t()> clock;     // TIMESTAMP source; null: steady clock in ns
+  std::function<uint64_t()> clock;  // TIMESTAMP source; null: the GPU clock (common/model_clock.h)
   // Adversarial mode (spec/adversarial-gpu.md SDMA-ADV-*): a seeded choice in [0, n); null: none.
   std::function<uint32_t(uint32_t n, const char* what)> choose;
 };
