@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "hsa/image_format.h"
 #include "hsa/info_value.h"
 #include "hsa/memory_region.h"
 
@@ -107,9 +108,26 @@ hsa_status_t Agent::get_info(uint32_t attribute, void* value) const {
     case HSA_AGENT_INFO_DEVICE: return put_info<hsa_device_type_t>(value, type_);
     case HSA_AGENT_INFO_CACHE_SIZE: std::memcpy(value, cache_bytes_, sizeof cache_bytes_); return HSA_STATUS_SUCCESS;
     case HSA_AGENT_INFO_ISA: return put_info<hsa_isa_t>(value, isa_ != nullptr ? isa_handle(*isa_) : hsa_isa_t{0});
-    case HSA_AGENT_INFO_EXTENSIONS: std::memset(value, 0, 128); return HSA_STATUS_SUCCESS;
+    case HSA_AGENT_INFO_EXTENSIONS:  // HSA-IMG-1: a GPU has the image extension, as in ROCR
+      std::memset(value, 0, 128);
+      if (gpu) static_cast<uint8_t*>(value)[HSA_EXTENSION_IMAGES / 8] |= 1u << (HSA_EXTENSION_IMAGES % 8);
+      return HSA_STATUS_SUCCESS;
     case HSA_AGENT_INFO_VERSION_MAJOR: return put_info<uint16_t>(value, 1);
     case HSA_AGENT_INFO_VERSION_MINOR: return put_info<uint16_t>(value, 1);
+    case HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_1DA_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_2DA_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_2DDEPTH_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_2DADEPTH_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS:
+      return image_max_dim_info(gpu, attribute, value);  // HSA-IMG-1
+    // ROCR's fixed OpenCL limits; its GPU case for the sampler count falls through to the chip id.
+    case HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES: return put_info<uint32_t>(value, gpu ? 128 : 0);
+    case HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES: return put_info<uint32_t>(value, gpu ? 64 : 0);
+    case HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS: return put_info<uint32_t>(value, gpu ? p.DeviceId : 0);
     case HSA_AMD_AGENT_INFO_CHIP_ID: return put_info<uint32_t>(value, p.DeviceId);
     case HSA_AMD_AGENT_INFO_CACHELINE_SIZE: return put_info<uint32_t>(value, 64);
     case HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT: return put_info<uint32_t>(value, compute_unit_count());

@@ -41,7 +41,10 @@ hsa_status_t HSA_API hsa_system_get_info(hsa_system_info_t attribute, void* valu
     case HSA_SYSTEM_INFO_SIGNAL_MAX_WAIT: return put_info<uint64_t>(value, UINT64_MAX);
     case HSA_SYSTEM_INFO_ENDIANNESS: return put_info<hsa_endianness_t>(value, HSA_ENDIANNESS_LITTLE);
     case HSA_SYSTEM_INFO_MACHINE_MODEL: return put_info<hsa_machine_model_t>(value, HSA_MACHINE_MODEL_LARGE);
-    case HSA_SYSTEM_INFO_EXTENSIONS: std::memset(value, 0, 128); return HSA_STATUS_SUCCESS;
+    case HSA_SYSTEM_INFO_EXTENSIONS:  // HSA-IMG-1: the image extension, as in ROCR
+      std::memset(value, 0, 128);
+      static_cast<uint8_t*>(value)[HSA_EXTENSION_IMAGES / 8] |= 1u << (HSA_EXTENSION_IMAGES % 8);
+      return HSA_STATUS_SUCCESS;
     case HSA_AMD_SYSTEM_INFO_BUILD_VERSION: return put_info<const char*>(value, "rocref");
     case HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED: return put_info<bool>(value, false);
     case HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT: return put_info<bool>(value, false);

@@ -23,6 +23,8 @@ enum class HsaMutant : uint32_t {
   // Loader bugs (executable.cpp), caught by tests/unit/hsa/code_object_loader_test.cpp:
   LoaderKernelObjectWithoutBase,  // HSA-LOAD-3: kernel object = value of `<kernel>.kd`, load base not added
   LoaderRelocationsSkipped,       // HSA-LOAD-2: dynamic relocations not applied (pointers in data stay unrelocated)
+  // Image extension bug (image_descriptor.cpp), caught by tests/unit/hsa/image_mutant_test.cpp:
+  ImagePitchInBytes,  // HSA-IMG-3: the T#'s PITCH field holds the row pitch in bytes, not texels
   kCount
 };
 

@@ -29,6 +29,7 @@ class AsyncHandler;
 class SignalPool;
 class BlitKernel;
 class AsyncCopies;
+class ImageRegistry;
 
 // One allocation made through hsa_memory_allocate / hsa_amd_memory_pool_allocate.
 struct Allocation {
@@ -89,6 +90,9 @@ class Runtime {
   // HSA-MEM-7: the thread of hsa_amd_memory_async_copy, started on first use.
   AsyncCopies& async_copies();
 
+  // HSA-IMG-3: the image and sampler objects, made on first use.
+  ImageRegistry& images();
+
   AsyncHandler& async_handler();
   // nullptr until the first registration (no thread is started just to remove nothing).
   AsyncHandler* started_async_handler();
@@ -121,6 +125,9 @@ class Runtime {
 
   std::mutex blit_mutex_;
   std::map<Agent*, std::unique_ptr<BlitKernel>> blits_;
+
+  std::mutex images_mutex_;
+  std::unique_ptr<ImageRegistry> images_;  // under images_mutex_
 
   std::mutex async_mutex_;
   std::unique_ptr<AsyncHandler> async_handler_;
