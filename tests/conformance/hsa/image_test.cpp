@@ -159,10 +159,6 @@ TEST_F(HsaImage, HSA_IMG_4_DataInfoSizesAndPitchRules) {
                                                     HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR, 512, 0, &info),
             HSA_STATUS_SUCCESS);
   EXPECT_EQ(info.size, 512u * 8);
-  // A row pitch that is no multiple of 256 bytes: addrlib refuses it.
-  EXPECT_EQ(hsa_ext_image_data_get_info_with_layout(agents_.gpu, &desc, HSA_ACCESS_PERMISSION_RW,
-                                                    HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR, 300, 0, &info),
-            HSA_STATUS_ERROR);
   hsa_ext_image_descriptor_t volume{HSA_EXT_IMAGE_GEOMETRY_3D, 64, 4, 3, 0, kRgbaUnorm8};
   EXPECT_EQ(hsa_ext_image_data_get_info_with_layout(agents_.gpu, &volume, HSA_ACCESS_PERMISSION_RW,
                                                     HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR, 256, 2048, &info),
@@ -191,6 +187,21 @@ TEST_F(HsaImage, HSA_IMG_4_DataInfoSizesAndPitchRules) {
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(hsa_ext_image_data_get_info(agents_.gpu, nullptr, HSA_ACCESS_PERMISSION_RO, &info),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
+}
+
+// A row pitch that is no multiple of 256 bytes, or a default pitch (width x texel size) that is
+// none: addrlib refuses it (Debian's ROCR, built with asserts, aborts in addrlib instead).
+TEST_F(HsaImage, HSA_IMG_4_UnalignedRowPitchIsRefused) {
+  record_clause("HSA-IMG-4");
+  hsa_ext_image_descriptor_t desc{HSA_EXT_IMAGE_GEOMETRY_2D, 64, 8, 0, 0, kRgbaUnorm8};
+  hsa_ext_image_data_info_t info{};
+  EXPECT_EQ(hsa_ext_image_data_get_info_with_layout(agents_.gpu, &desc, HSA_ACCESS_PERMISSION_RW,
+                                                    HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR, 300, 0, &info),
+            HSA_STATUS_ERROR);
+  desc.width = 10;
+  EXPECT_EQ(hsa_ext_image_data_get_info_with_layout(agents_.gpu, &desc, HSA_ACCESS_PERMISSION_RW,
+                                                    HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR, 0, 0, &info),
+            HSA_STATUS_ERROR);
 }
 
 TEST_F(HsaImage, HSA_IMG_3_KernelReadsAndWritesImagesThroughTheirHandles) {
