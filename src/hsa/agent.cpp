@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "hsa/extensions.h"
+#include "hsa/image_format.h"
 #include "hsa/info_value.h"
 #include "hsa/memory_region.h"
 
@@ -128,6 +129,20 @@ hsa_status_t Agent::get_info(uint32_t attribute, void* value) const {
       return HSA_STATUS_SUCCESS;
     case HSA_AGENT_INFO_VERSION_MAJOR: return put_info<uint16_t>(value, 1);
     case HSA_AGENT_INFO_VERSION_MINOR: return put_info<uint16_t>(value, 1);
+    case HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_1DA_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_2DA_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_2DDEPTH_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_2DADEPTH_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS:
+      return image_max_dim_info(gpu, attribute, value);  // HSA-IMG-1
+    // ROCR's fixed OpenCL limits; its GPU case for the sampler count falls through to the chip id.
+    case HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES: return put_info<uint32_t>(value, gpu ? 128 : 0);
+    case HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES: return put_info<uint32_t>(value, gpu ? 64 : 0);
+    case HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS: return put_info<uint32_t>(value, gpu ? p.DeviceId : 0);
     case HSA_AMD_AGENT_INFO_CHIP_ID: return put_info<uint32_t>(value, p.DeviceId);
     case HSA_AMD_AGENT_INFO_CACHELINE_SIZE: return put_info<uint32_t>(value, 64);
     case HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT: return put_info<uint32_t>(value, compute_unit_count());

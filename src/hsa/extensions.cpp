@@ -20,8 +20,20 @@ bool has_major_version_1(uint16_t extension) {
 }
 
 bool fill_image_table(hsa_ext_images_1_pfn_t* table) {
-  (void)table;
-  return false;  // the image extension is not part of this runtime yet
+  table->hsa_ext_image_get_capability = hsa_ext_image_get_capability;
+  table->hsa_ext_image_data_get_info = hsa_ext_image_data_get_info;
+  table->hsa_ext_image_create = hsa_ext_image_create;
+  table->hsa_ext_image_import = hsa_ext_image_import;
+  table->hsa_ext_image_export = hsa_ext_image_export;
+  table->hsa_ext_image_copy = hsa_ext_image_copy;
+  table->hsa_ext_image_clear = hsa_ext_image_clear;
+  table->hsa_ext_image_destroy = hsa_ext_image_destroy;
+  table->hsa_ext_sampler_create = hsa_ext_sampler_create;
+  table->hsa_ext_sampler_destroy = hsa_ext_sampler_destroy;
+  table->hsa_ext_image_get_capability_with_layout = hsa_ext_image_get_capability_with_layout;
+  table->hsa_ext_image_data_get_info_with_layout = hsa_ext_image_data_get_info_with_layout;
+  table->hsa_ext_image_create_with_layout = hsa_ext_image_create_with_layout;
+  return true;  // HSA-IMG-*: the image extension of api_image.cpp
 }
 
 }  // namespace rocref::hsa

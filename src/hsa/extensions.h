@@ -16,7 +16,7 @@ void extension_bits(void* value);
 // hsa_system_major_extension_supported's list: images, finalizer, AMD loader, aqlprofile.
 bool has_major_version_1(uint16_t extension);
 
-// The image extension's functions (version 1), false while the runtime has no image support.
+// The image extension's functions (version 1, api_image.cpp); false if the runtime had none.
 bool fill_image_table(hsa_ext_images_1_pfn_t* table);
 
 }  // namespace rocref::hsa

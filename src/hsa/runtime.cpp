@@ -8,6 +8,7 @@
 #include "hsa/async_copy.h"
 #include "hsa/async_handler.h"
 #include "hsa/blit_kernel.h"
+#include "hsa/image_registry.h"
 #include "hsa/memory_region.h"
 #include "hsa/signal_object.h"
 #include "hsa/svm_prefetch.h"
@@ -121,6 +122,7 @@ void Runtime::close() {
   async_handler_.reset();
   svm_prefetches_.reset();
   blits_.clear();
+  images_.reset();  // the descriptors' memory goes with the allocations below
   std::vector<AqlQueue*> queues;
   for (auto& [key, queue] : queues_) queues.push_back(queue);
   queues_.clear();
@@ -296,6 +298,12 @@ BlitKernel& Runtime::blit(Agent& gpu) {
   std::unique_ptr<BlitKernel>& slot = blits_[&gpu];
   if (!slot) slot = std::make_unique<BlitKernel>(gpu);
   return *slot;
+}
+
+ImageRegistry& Runtime::images() {
+  std::lock_guard lock(images_mutex_);
+  if (!images_) images_ = std::make_unique<ImageRegistry>();
+  return *images_;
 }
 
 AsyncHandler* Runtime::started_async_handler() {

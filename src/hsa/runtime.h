@@ -30,6 +30,7 @@ class SignalPool;
 class BlitKernel;
 class AsyncCopies;
 class SvmPrefetches;
+class ImageRegistry;
 
 // One allocation made through hsa_memory_allocate / hsa_amd_memory_pool_allocate.
 struct Allocation {
@@ -99,6 +100,9 @@ class Runtime {
   // HSA-SVM-3: the prefetches still waiting for their dependencies.
   SvmPrefetches& svm_prefetches() noexcept { return *svm_prefetches_; }
 
+  // HSA-IMG-3: the image and sampler objects, made on first use.
+  ImageRegistry& images();
+
   AsyncHandler& async_handler();
   // nullptr until the first registration (no thread is started just to remove nothing).
   AsyncHandler* started_async_handler();
@@ -131,6 +135,9 @@ class Runtime {
 
   std::mutex blit_mutex_;
   std::map<Agent*, std::unique_ptr<BlitKernel>> blits_;
+
+  std::mutex images_mutex_;
+  std::unique_ptr<ImageRegistry> images_;  // under images_mutex_
 
   std::mutex async_mutex_;
   std::unique_ptr<AsyncHandler> async_handler_;

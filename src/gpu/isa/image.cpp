@@ -2,7 +2,7 @@
 // and on 2D (array) images in the gfx9 S/D swizzle modes (tiling.h, ISA-IMG-4).
 //
 // The T# (8 SGPRs at srsrc) and S# (4 SGPRs at ssamp) are read with the gfx9
-// layouts of resource_descriptors.h; every texel goes through the context's
+// layouts of common/resource_descriptors.h; every texel goes through the context's
 // memory (GPUVM), so a bad address is a GPU page fault (ISA-MEM-1). What the
 // model does not execute fails the queue as an illegal instruction (ISA-ERR-1):
 // the other swizzle modes (Z, R, PRT) and tiled 1D/3D images, mip chains, cube maps,
@@ -13,12 +13,14 @@
 #include <cmath>
 #include <cstring>
 
-#include "gpu/isa/resource_descriptors.h"
+#include "common/resource_descriptors.h"
 #include "gpu/isa/texel_format.h"
 #include "gpu/isa/tiling.h"
 #include "gpu/isa/vector_operands.h"
 
 namespace rocref::gpu::isa {
+
+using namespace rocref::rsrc;  // the descriptor layouts (common/resource_descriptors.h)
 namespace {
 
 enum MimgOp : uint16_t {

@@ -6,11 +6,13 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/resource_descriptors.h"
 #include "gpu/isa/half.h"
 #include "gpu/isa/isa_mutant.h"
-#include "gpu/isa/resource_descriptors.h"
 
 namespace rocref::gpu::isa {
+
+using namespace rocref::rsrc;  // the descriptor layouts (common/resource_descriptors.h)
 namespace {
 
 constexpr uint32_t kOneF = 0x3f800000u;  // 1.0f

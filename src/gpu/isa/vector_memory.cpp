@@ -9,11 +9,13 @@
 #include <atomic>
 #include <cstring>
 
-#include "gpu/isa/resource_descriptors.h"
+#include "common/resource_descriptors.h"
 #include "gpu/isa/texel_format.h"
 #include "gpu/isa/vector_operands.h"
 
 namespace rocref::gpu::isa {
+
+using namespace rocref::rsrc;  // the descriptor layouts (common/resource_descriptors.h)
 namespace {
 
 enum class Space : uint8_t { Global, Lds, Private };

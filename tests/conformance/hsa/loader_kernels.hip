@@ -20,3 +20,14 @@ extern "C" __global__ void global_offsets(long* out) {
   const auto* implicit = reinterpret_cast<const long*>(__builtin_amdgcn_implicitarg_ptr());
   if (threadIdx.x < 3) out[threadIdx.x] = implicit[threadIdx.x];
 }
+
+// HSA-IMG-6: dst(x, y) = 2 * src(x, y) + 1 for 2D float images; x is the work-item, y the
+// work-group. The handles are T# addresses, read with the device library's image loads.
+extern "C" __global__ void image_twice_plus_one(unsigned long src, unsigned long dst) {
+  auto* s = reinterpret_cast<unsigned int ADDRESS_SPACE_CONSTANT*>(src);
+  auto* d = reinterpret_cast<unsigned int ADDRESS_SPACE_CONSTANT*>(dst);
+  const int2 c(static_cast<int>(threadIdx.x), static_cast<int>(blockIdx.x));
+  float4::Native_vec_ v = __ockl_image_load_2D(s, c.data);
+  v = v * 2.0f + 1.0f;
+  __ockl_image_store_2D(d, c.data, v);
+}

@@ -1,20 +1,24 @@
-// gpu/isa/resource_descriptors.h - the gfx9 buffer (V#), image (T#) and sampler (S#) descriptor layouts.
+// common/resource_descriptors.h - the gfx9 buffer (V#), image (T#) and sampler (S#) descriptor layouts.
 //
 // Bit positions from the AMD "Vega" ISA reference (8.1.5 buffer resource, 8.2.7
 // image resource, 8.2.8 sampler resource), as ROCR's image manager for gfx9 writes
 // them (SQ_BUF_RSRC_WORD*, SQ_IMG_RSRC_WORD*, SQ_IMG_SAMP_WORD*). Each field is
 // (dword, low bit, width); the static_asserts below keep every descriptor's
-// fields inside their dwords and disjoint (ISA-IMG-1).
+// fields inside their dwords and disjoint (ISA-IMG-1). One definition for both sides: the GPU
+// model's interpreter reads descriptors with it and the HSA runtime's image extension writes
+// them with it (HSA-IMG-3).
 #pragma once
 
 #include <cstdint>
 
-namespace rocref::gpu::isa {
+namespace rocref::rsrc {
 
 struct DescField {
   uint8_t word, lo, width;
   constexpr uint32_t get(const uint32_t* d) const { return (d[word] >> lo) & mask(); }
   constexpr uint32_t mask() const { return width >= 32 ? ~0u : (1u << width) - 1; }
+  // Writes the low `width` bits of v into the field, leaving the rest of the dword.
+  constexpr void set(uint32_t* d, uint32_t v) const { d[word] = (d[word] & ~(mask() << lo)) | ((v & mask()) << lo); }
 };
 
 // V#: 4 dwords.
@@ -35,13 +39,14 @@ inline constexpr DescField kBaseLo{0, 0, 32},                                   
     kHeight{2, 14, 14},                                                                                  // height - 1
     kPerfMod{2, 28, 3}, kDstSelX{3, 0, 3}, kDstSelY{3, 3, 3}, kDstSelZ{3, 6, 3}, kDstSelW{3, 9, 3},
     kBaseLevel{3, 12, 4}, kLastLevel{3, 16, 4}, kSwMode{3, 20, 5}, kType{3, 28, 4},
-    kDepth{4, 0, 13},   // depth - 1 (3D) or array size - 1
-    kPitch{4, 13, 16},  // pitch - 1, in texels
-    kBcSwizzle{4, 29, 3}, kBaseArray{5, 0, 13}, kMetaDataAddress{7, 0, 32};
-inline constexpr DescField kAll[] = {kBaseLo,    kBaseHi,    kMinLod,         kDataFormat, kNumFormat, kWidth,
-                                     kHeight,    kPerfMod,   kDstSelX,        kDstSelY,    kDstSelZ,   kDstSelW,
-                                     kBaseLevel, kLastLevel, kSwMode,         kType,       kDepth,     kPitch,
-                                     kBcSwizzle, kBaseArray, kMetaDataAddress};
+    kDepth{4, 0, 13},                                                          // depth - 1 (3D) or array size - 1
+    kPitch{4, 13, 16},                                                         // pitch - 1, in texels
+    kBcSwizzle{4, 29, 3}, kBaseArray{5, 0, 13}, kMetaDataAddressHi{5, 17, 8},  // address >> 40
+    kMetaDataAddress{7, 0, 32};                                                // address >> 8
+inline constexpr DescField kAll[] = {
+    kBaseLo,  kBaseHi,  kMinLod,    kDataFormat, kNumFormat,         kWidth,          kHeight, kPerfMod,
+    kDstSelX, kDstSelY, kDstSelZ,   kDstSelW,    kBaseLevel,         kLastLevel,      kSwMode, kType,
+    kDepth,   kPitch,   kBcSwizzle, kBaseArray,  kMetaDataAddressHi, kMetaDataAddress};
 // SQ_RSRC_IMG_* (TYPE).
 enum Type : uint32_t { k1D = 8, k2D = 9, k3D = 10, kCube = 11, k1DArray = 12, k2DArray = 13 };
 }  // namespace tsharp
@@ -92,4 +97,4 @@ static_assert(ssharp::kForceUnnormalized.word == 0 && ssharp::kForceUnnormalized
 static_assert(ssharp::kXyMagFilter.word == 2 && ssharp::kXyMagFilter.lo == 20);
 static_assert(vsharp::kStride.lo == 16 && vsharp::kType.lo == 30 && tsharp::kType.lo == 28);
 
-}  // namespace rocref::gpu::isa
+}  // namespace rocref::rsrc
