@@ -42,6 +42,15 @@ std::string memory_uri(const void* memory, size_t size) {
   return text;
 }
 
+// The symbols of a live executable, copied out under the registry's lock (callbacks run without it).
+bool symbols_of(hsa_executable_t executable, std::vector<const ExecutableSymbol*>* out) {
+  std::lock_guard lock(registry_mutex());
+  Executable* e = find_executable(executable.handle);
+  if (e == nullptr) return false;
+  *out = e->symbols();
+  return true;
+}
+
 }  // namespace
 
 extern "C" {
@@ -174,12 +183,7 @@ hsa_status_t HSA_API hsa_executable_iterate_symbols(
   if (runtime() == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   if (callback == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   std::vector<const ExecutableSymbol*> symbols;
-  {
-    std::lock_guard lock(registry_mutex());
-    Executable* e = find_executable(executable.handle);
-    if (e == nullptr) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
-    symbols = e->symbols();
-  }
+  if (!symbols_of(executable, &symbols)) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
   for (const ExecutableSymbol* s : symbols) {
     const hsa_status_t status = callback(executable, hsa_executable_symbol_t{reinterpret_cast<uint64_t>(s)}, data);
     if (status != HSA_STATUS_SUCCESS) return status;
@@ -310,12 +314,7 @@ hsa_status_t HSA_API hsa_executable_iterate_agent_symbols(
   const Agent* a = rt->find_agent(agent);
   if (a == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
   std::vector<const ExecutableSymbol*> symbols;
-  {
-    std::lock_guard lock(registry_mutex());
-    Executable* e = find_executable(executable.handle);
-    if (e == nullptr) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
-    symbols = e->symbols();
-  }
+  if (!symbols_of(executable, &symbols)) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
   for (const ExecutableSymbol* s : symbols) {
     if (s->agent != a) continue;
     const hsa_status_t status =
@@ -331,12 +330,7 @@ hsa_status_t HSA_API hsa_executable_iterate_program_symbols(
   if (runtime() == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   if (callback == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   std::vector<const ExecutableSymbol*> symbols;
-  {
-    std::lock_guard lock(registry_mutex());
-    Executable* e = find_executable(executable.handle);
-    if (e == nullptr) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
-    symbols = e->symbols();
-  }
+  if (!symbols_of(executable, &symbols)) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
   for (const ExecutableSymbol* s : symbols) {
     if (s->agent != nullptr) continue;
     const hsa_status_t status = callback(executable, hsa_executable_symbol_t{reinterpret_cast<uint64_t>(s)}, data);

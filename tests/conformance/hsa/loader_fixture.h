@@ -46,37 +46,26 @@ inline void queue_error_flag(hsa_status_t, hsa_queue_t*, void* data) {
   static_cast<std::atomic<bool>*>(data)->store(true, std::memory_order_release);
 }
 
-// Dispatches read_table(out, pad, scale) over `items` work-items (one work-group) from
-// `executable`; true when the dispatch completed, false when the queue failed first.
-inline bool run_read_table(hsa_executable_t executable, hsa_agent_t gpu, hsa_agent_t cpu,
-                           hsa_amd_memory_pool_t system_pool, hsa_amd_memory_pool_t kernarg_pool, uint32_t items,
-                           char pad, int64_t scale, std::vector<int32_t>* out) {
-  hsa_executable_symbol_t symbol;
-  if (hsa_executable_get_symbol_by_name(executable, "read_table.kd", &gpu, &symbol) != HSA_STATUS_SUCCESS) return false;
-  uint64_t kernel_object = 0;
+// A kernel of `executable` for `gpu`, by its descriptor's symbol name ("<kernel>.kd").
+struct KernelInfo {
+  uint64_t object = 0;
   uint32_t kernarg_size = 0, group = 0, priv = 0;
-  hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &kernel_object);
-  hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size);
-  hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, &group);
-  hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &priv);
-  void* memory = nullptr;
-  void* kernarg = nullptr;
-  const size_t bytes = items * sizeof(int32_t);
-  if (hsa_amd_memory_pool_allocate(system_pool, bytes, 0, &memory) != HSA_STATUS_SUCCESS) return false;
-  hsa_agent_t both[] = {gpu, cpu};
-  hsa_amd_agents_allow_access(2, both, nullptr, memory);
-  std::memset(memory, 0, bytes);
-  if (hsa_amd_memory_pool_allocate(kernarg_pool, kernarg_size < 64 ? 64 : kernarg_size, 0, &kernarg) !=
-      HSA_STATUS_SUCCESS) {
-    hsa_amd_memory_pool_free(memory);
-    return false;
-  }
-  hsa_amd_agents_allow_access(1, &gpu, nullptr, kernarg);
-  // The layout hipcc gives read_table(int*, char, long): 0, 8, 16 (explicit arguments).
-  std::memset(kernarg, 0, kernarg_size);
-  std::memcpy(static_cast<char*>(kernarg) + 0, &memory, 8);
-  std::memcpy(static_cast<char*>(kernarg) + 8, &pad, 1);
-  std::memcpy(static_cast<char*>(kernarg) + 16, &scale, 8);
+};
+
+inline bool find_kernel(hsa_executable_t executable, hsa_agent_t gpu, const char* name, KernelInfo* out) {
+  hsa_executable_symbol_t symbol;
+  if (hsa_executable_get_symbol_by_name(executable, name, &gpu, &symbol) != HSA_STATUS_SUCCESS) return false;
+  hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &out->object);
+  hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &out->kernarg_size);
+  hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, &out->group);
+  hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &out->priv);
+  return true;
+}
+
+// Dispatches `kernel` with `kernarg` as one-dimensional work-groups of `group_items` over `items`
+// work-items on a new queue; true when the dispatch completed, false when the queue failed first.
+inline bool dispatch_and_wait(hsa_agent_t gpu, const KernelInfo& kernel, void* kernarg, uint32_t group_items,
+                              uint32_t items) {
   hsa_queue_t* queue = nullptr;
   hsa_signal_t done{0};
   bool completed = false;
@@ -88,13 +77,13 @@ inline bool run_read_table(hsa_executable_t executable, hsa_agent_t gpu, hsa_age
     const uint64_t id = hsa_queue_add_write_index_relaxed(queue, 1);
     auto* packet = static_cast<hsa_kernel_dispatch_packet_t*>(queue->base_address) + (id % queue->size);
     std::memset(reinterpret_cast<char*>(packet) + 4, 0, sizeof *packet - 4);
-    packet->workgroup_size_x = static_cast<uint16_t>(items);
+    packet->workgroup_size_x = static_cast<uint16_t>(group_items);
     packet->workgroup_size_y = packet->workgroup_size_z = 1;
     packet->grid_size_x = items;
     packet->grid_size_y = packet->grid_size_z = 1;
-    packet->group_segment_size = group;
-    packet->private_segment_size = priv;
-    packet->kernel_object = kernel_object;
+    packet->group_segment_size = kernel.group;
+    packet->private_segment_size = kernel.priv;
+    packet->kernel_object = kernel.object;
     packet->kernarg_address = kernarg;
     packet->completion_signal = done;
     const uint16_t header = (HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE) |
@@ -111,12 +100,41 @@ inline bool run_read_table(hsa_executable_t executable, hsa_agent_t gpu, hsa_age
       }
     }
   }
+  if (done.handle != 0) hsa_signal_destroy(done);
+  if (queue != nullptr) hsa_queue_destroy(queue);
+  return completed;
+}
+
+// Dispatches read_table(out, pad, scale) over `items` work-items (one work-group) from
+// `executable`; true when the dispatch completed, false when the queue failed first.
+inline bool run_read_table(hsa_executable_t executable, hsa_agent_t gpu, hsa_agent_t cpu,
+                           hsa_amd_memory_pool_t system_pool, hsa_amd_memory_pool_t kernarg_pool, uint32_t items,
+                           char pad, int64_t scale, std::vector<int32_t>* out) {
+  KernelInfo kernel;
+  if (!find_kernel(executable, gpu, "read_table.kd", &kernel)) return false;
+  void* memory = nullptr;
+  void* kernarg = nullptr;
+  const size_t bytes = items * sizeof(int32_t);
+  if (hsa_amd_memory_pool_allocate(system_pool, bytes, 0, &memory) != HSA_STATUS_SUCCESS) return false;
+  hsa_agent_t both[] = {gpu, cpu};
+  hsa_amd_agents_allow_access(2, both, nullptr, memory);
+  std::memset(memory, 0, bytes);
+  if (hsa_amd_memory_pool_allocate(kernarg_pool, kernel.kernarg_size < 64 ? 64 : kernel.kernarg_size, 0, &kernarg) !=
+      HSA_STATUS_SUCCESS) {
+    hsa_amd_memory_pool_free(memory);
+    return false;
+  }
+  hsa_amd_agents_allow_access(1, &gpu, nullptr, kernarg);
+  // The layout hipcc gives read_table(int*, char, long): 0, 8, 16 (explicit arguments).
+  std::memset(kernarg, 0, kernel.kernarg_size);
+  std::memcpy(static_cast<char*>(kernarg) + 0, &memory, 8);
+  std::memcpy(static_cast<char*>(kernarg) + 8, &pad, 1);
+  std::memcpy(static_cast<char*>(kernarg) + 16, &scale, 8);
+  const bool completed = dispatch_and_wait(gpu, kernel, kernarg, items, items);
   if (completed) {
     out->resize(items);
     std::memcpy(out->data(), memory, bytes);
   }
-  if (done.handle != 0) hsa_signal_destroy(done);
-  if (queue != nullptr) hsa_queue_destroy(queue);
   hsa_amd_memory_pool_free(kernarg);
   hsa_amd_memory_pool_free(memory);
   return completed;

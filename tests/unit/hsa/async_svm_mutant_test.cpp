@@ -4,18 +4,13 @@
 
 #include "async_checks.h"
 #include "hsa/hsa_mutant.h"
+#include "planted.h"
 #include "hsa_fixture.h"
 
 namespace hsa_conformance {
 namespace {
 
 using rocref::hsa::HsaMutant;
-
-template <typename Check>
-bool with_planted(HsaMutant bug, Check check) {
-  rocref::hsa::ScopedHsaMutant planted(bug);
-  return check();
-}
 
 class HsaAsyncSvmMutant : public HsaTest {
  protected:

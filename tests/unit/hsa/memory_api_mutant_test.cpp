@@ -9,19 +9,13 @@
 #include <vector>
 
 #include "hsa/hsa_mutant.h"
+#include "planted.h"
 #include "hsa_fixture.h"
 
 namespace hsa_conformance {
 namespace {
 
 using rocref::hsa::HsaMutant;
-
-// check() with `bug` planted; the bug is gone again before the caller's expectations.
-template <typename Check>
-bool with_planted(HsaMutant bug, Check check) {
-  rocref::hsa::ScopedHsaMutant planted(bug);
-  return check();
-}
 
 class HsaMemoryApiMutant : public HsaTest {
  protected:

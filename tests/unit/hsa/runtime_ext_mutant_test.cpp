@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "hsa/hsa_mutant.h"
+#include "planted.h"
 #include "hsa_fixture.h"
 #include "loader_fixture.h"
 
@@ -20,12 +21,6 @@ namespace hsa_conformance {
 namespace {
 
 using rocref::hsa::HsaMutant;
-
-template <typename Check>
-bool with_planted(HsaMutant bug, Check check) {
-  rocref::hsa::ScopedHsaMutant planted(bug);
-  return check();
-}
 
 class RuntimeExtMutant : public HsaTest {
  protected:
