@@ -32,6 +32,7 @@ enum class HsaMutant : uint32_t {
   CuMaskKeepsBitsPastTheCus,       // HSA-QUEUE-6: a CU mask is not cut to the agent's CUs
   LockToPoolIgnoresThePool,        // HSA-LOCK-3: hsa_amd_memory_lock_to_pool locks coarse-grained whatever the pool
   SignalGroupAnswersTheFirst,      // HSA-SIG-8: a group wait names the group's first signal, not the satisfied one
+  FreeSkipsDeallocationCallbacks,  // HSA-MEM-10: freeing an allocation runs none of its callbacks
   // Image extension bug (image_descriptor.cpp), caught by tests/unit/hsa/image_mutant_test.cpp:
   ImagePitchInBytes,  // HSA-IMG-3: the T#'s PITCH field holds the row pitch in bytes, not texels
   kCount

@@ -8,6 +8,7 @@
 #include "hsa/async_copy.h"
 #include "hsa/async_handler.h"
 #include "hsa/blit_kernel.h"
+#include "hsa/hsa_mutant.h"
 #include "hsa/image_registry.h"
 #include "hsa/memory_region.h"
 #include "hsa/signal_object.h"
@@ -201,11 +202,39 @@ hsa_status_t Runtime::free(void* ptr) {
     std::unique_lock lock(allocations_mutex_);
     auto it = allocations_.find(reinterpret_cast<uintptr_t>(ptr));
     if (it == allocations_.end()) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    allocation = it->second;
+    allocation = std::move(it->second);
     allocations_.erase(it);
+  }
+  // ROCR's order: gone from the map first, so a callback that allocates or frees cannot see it.
+  if (!hsa_mutant_active(HsaMutant::FreeSkipsDeallocationCallbacks)) {
+    for (const DeallocationNotifier& n : allocation.notifiers) n.callback(n.ptr, n.user_data);
   }
   allocation.region->free_pages(ptr, allocation.size);
   return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t Runtime::add_deallocation_callback(void* ptr, hsa_amd_deallocation_callback_t callback, void* user_data) {
+  const auto address = reinterpret_cast<uintptr_t>(ptr);
+  std::unique_lock lock(allocations_mutex_);
+  auto it = allocations_.upper_bound(address);
+  if (it == allocations_.begin()) return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+  --it;
+  if (address - it->first >= it->second.size) return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+  it->second.notifiers.push_back({ptr, callback, user_data});
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t Runtime::remove_deallocation_callback(void* ptr, hsa_amd_deallocation_callback_t callback) {
+  const auto address = reinterpret_cast<uintptr_t>(ptr);
+  std::unique_lock lock(allocations_mutex_);
+  auto it = allocations_.upper_bound(address);
+  if (it == allocations_.begin()) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  --it;
+  if (address - it->first >= it->second.size) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  const size_t removed = std::erase_if(it->second.notifiers, [&](const DeallocationNotifier& n) {
+    return n.ptr == ptr && n.callback == callback;
+  });
+  return removed > 0 ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
 }
 
 bool Runtime::find_allocation(const void* ptr, size_t size, void** base, Allocation* out) const {

@@ -32,11 +32,19 @@ class AsyncCopies;
 class SvmPrefetches;
 class ImageRegistry;
 
+// hsa_amd_register_deallocation_callback: called with `ptr` when its allocation is freed.
+struct DeallocationNotifier {
+  void* ptr = nullptr;
+  hsa_amd_deallocation_callback_t callback = nullptr;
+  void* user_data = nullptr;
+};
+
 // One allocation made through hsa_memory_allocate / hsa_amd_memory_pool_allocate.
 struct Allocation {
   MemoryRegion* region = nullptr;
   size_t size = 0;            // rounded to the region's granule, as passed to the thunk (and as ROCR reports it)
   void* user_data = nullptr;  // hsa_amd_pointer_info_set_userdata on the allocation's start
+  std::vector<DeallocationNotifier> notifiers;  // HSA-MEM-10, run by free()
 };
 
 class Runtime {
@@ -64,7 +72,12 @@ class Runtime {
 
   // Allocations (HSA-MEM-*).
   hsa_status_t allocate(MemoryRegion& region, size_t size, void** ptr);
+  // Runs the allocation's deallocation callbacks (outside every lock, after it left the map), then frees.
   hsa_status_t free(void* ptr);
+  // HSA-MEM-10: a callback on the allocation holding `ptr` (INVALID_ALLOCATION outside every one);
+  // removal of every (ptr, callback) pair registered (INVALID_ARGUMENT when there is none).
+  hsa_status_t add_deallocation_callback(void* ptr, hsa_amd_deallocation_callback_t callback, void* user_data);
+  hsa_status_t remove_deallocation_callback(void* ptr, hsa_amd_deallocation_callback_t callback);
   // The allocation that contains [ptr, ptr + size), or false.
   bool find_allocation(const void* ptr, size_t size, void** base, Allocation* out) const;
   // HSA-PTR-2: user data on an allocation, by its start only (false otherwise).

@@ -4,6 +4,7 @@
 //   HSA-QUEUE-6 CuMaskKeepsBitsPastTheCus: a mask past the agent's CUs is kept whole
 //   HSA-LOCK-3  LockToPoolIgnoresThePool: a lock to the fine-grained pool reads back coarse-grained
 //   HSA-SIG-8   SignalGroupAnswersTheFirst: the group wait names signal 0 when signal 1 was set
+//   HSA-MEM-10  FreeSkipsDeallocationCallbacks: freeing runs no callback
 #include <elf.h>
 #include <gtest/gtest.h>
 #include <hsa/hsa_ven_amd_loader.h>
@@ -104,6 +105,19 @@ class RuntimeExtMutant : public HsaTest {
     for (hsa_signal_t s : signals) hsa_signal_destroy(s);
     return named;
   }
+
+  // Freeing an allocation runs the callback registered on it.
+  bool free_runs_its_callback() {
+    const hsa_amd_memory_pool_t system = find_pool(agents_.cpu, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED);
+    void* memory = nullptr;
+    if (hsa_amd_memory_pool_allocate(system, 4096, 0, &memory) != HSA_STATUS_SUCCESS) return false;
+    static int runs;
+    runs = 0;
+    hsa_amd_register_deallocation_callback(
+        memory, [](void*, void*) { ++runs; }, nullptr);
+    hsa_amd_memory_pool_free(memory);
+    return runs == 1;
+  }
 };
 
 TEST_F(RuntimeExtMutant, LoaderHostCopyBeforeRelocationIsCaught) {
@@ -124,6 +138,11 @@ TEST_F(RuntimeExtMutant, LockToPoolIgnoresThePoolIsCaught) {
 TEST_F(RuntimeExtMutant, SignalGroupAnswersTheFirstIsCaught) {
   EXPECT_TRUE(group_names_the_satisfied_signal());
   EXPECT_FALSE(with_planted(HsaMutant::SignalGroupAnswersTheFirst, [&] { return group_names_the_satisfied_signal(); }));
+}
+
+TEST_F(RuntimeExtMutant, FreeSkipsDeallocationCallbacksIsCaught) {
+  EXPECT_TRUE(free_runs_its_callback());
+  EXPECT_FALSE(with_planted(HsaMutant::FreeSkipsDeallocationCallbacks, [&] { return free_runs_its_callback(); }));
 }
 
 }  // namespace
