@@ -7,13 +7,18 @@
 // and attributes, loads, stores and read-modify-writes, zero-timeout waits, wait-any, destroy),
 // memory (pool and region allocations of any size and flags, free, copy and fill inside what
 // was allocated, allow-access), queues (create with any size, type and segment sizes; barrier
-// packets through the ring and its doorbell; indices; CU masks; inactivate; destroy). Handles
+// packets through the ring and its doorbell; indices; CU masks; inactivate; destroy), and the AMD
+// calls beside them (extension queries and tables, the loader extension on arbitrary addresses,
+// caches, coherency, CU mask reads, priorities, value pointers, signal groups, locks to a pool,
+// deallocation callbacks, migration, IPC, image capabilities and sizes). Handles
 // given to status-returning calls are live or arbitrary; the fast paths that ROCR also leaves
 // unchecked (signal loads and stores, queue index operations) only get live handles. Every call must return
 // an hsa_status_t, never crash.
 #include <fuzzer/FuzzedDataProvider.h>
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
+#include <hsa/hsa_ext_image.h>
+#include <hsa/hsa_ven_amd_loader.h>
 
 #include <algorithm>
 #include <atomic>
@@ -305,12 +310,163 @@ struct Program {
     }
   }
 
+  hsa_amd_memory_pool_t any_pool() {
+    if (!g_env.pools.empty() && in.ConsumeIntegralInRange<int>(0, 7))
+      return g_env.pools[in.ConsumeIntegralInRange<size_t>(0, g_env.pools.size() - 1)];
+    return hsa_amd_memory_pool_t{in.ConsumeIntegral<uint64_t>()};
+  }
+  void* any_address() {
+    if (!buffers.empty() && in.ConsumeBool()) {
+      const Buffer& b = buffers[in.ConsumeIntegralInRange<size_t>(0, buffers.size() - 1)];
+      return static_cast<char*>(b.ptr) + in.ConsumeIntegralInRange<size_t>(0, b.size);
+    }
+    return reinterpret_cast<void*>(in.ConsumeIntegral<uintptr_t>());
+  }
+  static void noop_deallocation(void*, void*) {}
+
+  void extension_op() {
+    const auto ext = static_cast<uint16_t>(in.ConsumeBool() ? in.ConsumeIntegralInRange<uint16_t>(0, 6)
+                                                            : in.ConsumeIntegralInRange<uint16_t>(0x1fe, 0x205));
+    const auto major = in.ConsumeIntegralInRange<uint16_t>(0, 2);
+    bool result = false;
+    uint16_t minor = 0;
+    switch (in.ConsumeIntegralInRange<int>(0, 5)) {
+      case 0:
+        hsa_system_extension_supported(ext, major, in.ConsumeIntegralInRange<uint16_t>(0, 2), &result);
+        hsa_agent_extension_supported(ext, agent(), major, 0, &result);
+        hsa_system_major_extension_supported(ext, major, &minor, &result);
+        hsa_agent_major_extension_supported(ext, agent(), major, &minor, &result);
+        break;
+      case 1:
+        hsa_system_get_major_extension_table(ext, major, in.ConsumeIntegralInRange<size_t>(0, sizeof out), out);
+        break;
+      case 2: {
+        const char* name = nullptr;
+        hsa_extension_get_name(ext, &name);
+        if (name) (void)std::strlen(name);
+        hsa_system_get_extension_table(ext, major, in.ConsumeIntegralInRange<uint16_t>(0, 4), out);
+        break;
+      }
+      default: {  // the loader extension on any address and handle
+        hsa_ven_amd_loader_1_03_pfn_t loader{};
+        if (hsa_system_get_major_extension_table(HSA_EXTENSION_AMD_LOADER, 1, sizeof loader, &loader) !=
+            HSA_STATUS_SUCCESS)
+          break;
+        const void* host = nullptr;
+        hsa_executable_t executable{};
+        loader.hsa_ven_amd_loader_query_host_address(any_address(), &host);
+        loader.hsa_ven_amd_loader_query_executable(any_address(), &executable);
+        size_t count = 0;
+        loader.hsa_ven_amd_loader_query_segment_descriptors(nullptr, &count);
+        loader.hsa_ven_amd_loader_loaded_code_object_get_info(hsa_loaded_code_object_t{in.ConsumeIntegral<uint64_t>()},
+                                                              static_cast<hsa_ven_amd_loader_loaded_code_object_info_t>(
+                                                                  in.ConsumeIntegralInRange<int>(0, 13)),
+                                                              out);
+        loader.hsa_ven_amd_loader_executable_iterate_loaded_code_objects(
+            hsa_executable_t{in.ConsumeIntegral<uint64_t>()},
+            [](hsa_executable_t, hsa_loaded_code_object_t, void*) { return HSA_STATUS_SUCCESS; }, nullptr);
+        break;
+      }
+    }
+  }
+
+  void amd_op() {
+    switch (in.ConsumeIntegralInRange<int>(0, 9)) {
+      case 0: {
+        hsa_agent_iterate_caches(
+            agent(),
+            [](hsa_cache_t c, void* data) {
+              auto* out = static_cast<uint8_t*>(data);
+              for (uint32_t a = 0; a < 5; ++a) hsa_cache_get_info(c, static_cast<hsa_cache_info_t>(a), out);
+              return HSA_STATUS_SUCCESS;
+            },
+            out);
+        hsa_cache_get_info(hsa_cache_t{in.ConsumeIntegral<uint64_t>()}, HSA_CACHE_INFO_LEVEL, out);
+        break;
+      }
+      case 1: {
+        hsa_amd_coherency_type_t type{};
+        hsa_amd_coherency_get_type(agent(), &type);
+        hsa_amd_coherency_set_type(agent(),
+                                   static_cast<hsa_amd_coherency_type_t>(in.ConsumeIntegralInRange<int>(-1, 2)));
+        break;
+      }
+      case 2:
+        if (!queues.empty()) {
+          hsa_queue_t* q = queues[in.ConsumeIntegralInRange<size_t>(0, queues.size() - 1)];
+          hsa_amd_queue_cu_get_mask(q, in.ConsumeIntegralInRange<uint32_t>(0, 8 * sizeof out),
+                                    reinterpret_cast<uint32_t*>(out));
+          hsa_amd_queue_set_priority(q, static_cast<hsa_amd_queue_priority_t>(in.ConsumeIntegralInRange<int>(-1, 3)));
+        }
+        break;
+      case 3: {
+        volatile hsa_signal_value_t* value = nullptr;
+        hsa_amd_signal_value_pointer(any_signal(), &value);
+        break;
+      }
+      case 4: {  // groups of live or arbitrary signals; no waits (they have no timeout)
+        hsa_signal_t members[3] = {any_signal(), any_signal(), any_signal()};
+        hsa_signal_group_t group{};
+        if (hsa_signal_group_create(in.ConsumeIntegralInRange<uint32_t>(0, 3), members, 0, nullptr, &group) ==
+            HSA_STATUS_SUCCESS)
+          hsa_signal_group_destroy(group);
+        hsa_signal_group_destroy(hsa_signal_group_t{in.ConsumeIntegral<uint64_t>()});
+        break;
+      }
+      case 5: {  // a lock of this program's own page under any pool
+        void* agent_ptr = nullptr;
+        if (hsa_amd_memory_lock_to_pool(out, in.ConsumeIntegralInRange<size_t>(0, sizeof out), nullptr, 0, any_pool(),
+                                        in.ConsumeIntegralInRange<uint32_t>(0, 1), &agent_ptr) == HSA_STATUS_SUCCESS)
+          hsa_amd_memory_unlock(out);
+        break;
+      }
+      case 6: {
+        void* p = any_address();
+        if (hsa_amd_register_deallocation_callback(p, noop_deallocation, nullptr) == HSA_STATUS_SUCCESS &&
+            in.ConsumeBool())
+          hsa_amd_deregister_deallocation_callback(p, noop_deallocation);
+        hsa_amd_memory_migrate(p, any_pool(), in.ConsumeIntegralInRange<uint32_t>(0, 1));
+        bool result = false;
+        hsa_amd_memory_pool_can_migrate(any_pool(), any_pool(), &result);
+        break;
+      }
+      case 7: {
+        hsa_amd_ipc_memory_t handle{};
+        hsa_amd_ipc_memory_create(any_address(), in.ConsumeIntegralInRange<size_t>(0, 1 << 20), &handle);
+        hsa_memory_register(any_address(), in.ConsumeIntegralInRange<size_t>(0, 4096));
+        hsa_memory_assign_agent(any_address(), agent(),
+                                static_cast<hsa_access_permission_t>(in.ConsumeIntegralInRange<int>(0, 4)));
+        break;
+      }
+      default: {  // image capabilities and sizes of any geometry, format and extent
+        hsa_ext_image_format_t format{static_cast<hsa_ext_image_channel_type_t>(in.ConsumeIntegralInRange<int>(0, 20)),
+                                      static_cast<hsa_ext_image_channel_order_t>(
+                                          in.ConsumeIntegralInRange<int>(0, 20))};
+        uint32_t mask = 0;
+        const auto geometry = static_cast<hsa_ext_image_geometry_t>(in.ConsumeIntegralInRange<int>(0, 8));
+        hsa_ext_image_get_capability(agent(), geometry, &format, &mask);
+        hsa_ext_image_descriptor_t descriptor{geometry,
+                                              in.ConsumeIntegral<uint32_t>() % 20000,
+                                              in.ConsumeIntegral<uint32_t>() % 20000,
+                                              in.ConsumeIntegral<uint32_t>() % 9000,
+                                              in.ConsumeIntegral<uint32_t>() % 9000,
+                                              format};
+        hsa_ext_image_data_info_t info{};
+        hsa_ext_image_data_get_info(agent(), &descriptor,
+                                    static_cast<hsa_access_permission_t>(in.ConsumeIntegralInRange<int>(0, 4)), &info);
+        break;
+      }
+    }
+  }
+
   void run() {
     for (int op = 0; op < 32 && in.remaining_bytes() > 0; ++op) {
-      switch (in.ConsumeIntegralInRange<int>(0, 4)) {
+      switch (in.ConsumeIntegralInRange<int>(0, 6)) {
         case 0: info(); break;
         case 1: signal_op(); break;
         case 2: memory_op(); break;
+        case 3: extension_op(); break;
+        case 4: amd_op(); break;
         default: queue_op(); break;
       }
     }
