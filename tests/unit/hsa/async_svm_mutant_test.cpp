@@ -4,8 +4,8 @@
 
 #include "async_checks.h"
 #include "hsa/hsa_mutant.h"
-#include "planted.h"
 #include "hsa_fixture.h"
+#include "planted.h"
 
 namespace hsa_conformance {
 namespace {

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "hsa/hsa_mutant.h"
-#include "planted.h"
 #include "hsa_fixture.h"
 #include "loader_fixture.h"
+#include "planted.h"
 
 namespace hsa_conformance {
 namespace {
