@@ -160,9 +160,9 @@ TEST_F(HsaImage, HSA_IMG_4_DataInfoSizesAndPitchRules) {
             HSA_STATUS_SUCCESS);
   EXPECT_EQ(info.size, 512u * 8);
   hsa_ext_image_descriptor_t volume{HSA_EXT_IMAGE_GEOMETRY_3D, 64, 4, 3, 0, kRgbaUnorm8};
-  EXPECT_EQ(hsa_ext_image_data_get_info_with_layout(agents_.gpu, &volume, HSA_ACCESS_PERMISSION_RW,
-                                                    HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR, 256, 2048, &info),
-            static_cast<hsa_status_t>(HSA_EXT_STATUS_ERROR_IMAGE_PITCH_UNSUPPORTED));
+  EXPECT_EQ(static_cast<uint32_t>(hsa_ext_image_data_get_info_with_layout(agents_.gpu, &volume, HSA_ACCESS_PERMISSION_RW,
+                                                    HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR, 256, 2048, &info)),
+            uint32_t{HSA_EXT_STATUS_ERROR_IMAGE_PITCH_UNSUPPORTED});
   ASSERT_EQ(hsa_ext_image_data_get_info_with_layout(agents_.gpu, &volume, HSA_ACCESS_PERMISSION_RW,
                                                     HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR, 256, 1024, &info),
             HSA_STATUS_SUCCESS);
@@ -173,16 +173,16 @@ TEST_F(HsaImage, HSA_IMG_4_DataInfoSizesAndPitchRules) {
   EXPECT_EQ(info.alignment & (info.alignment - 1), 0u);
   EXPECT_GE(info.alignment, 256u);
   desc.width = 16385;
-  EXPECT_EQ(hsa_ext_image_data_get_info(agents_.gpu, &desc, HSA_ACCESS_PERMISSION_RO, &info),
-            static_cast<hsa_status_t>(HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED));
+  EXPECT_EQ(static_cast<uint32_t>(hsa_ext_image_data_get_info(agents_.gpu, &desc, HSA_ACCESS_PERMISSION_RO, &info)),
+            uint32_t{HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED});
   desc.width = 64;
   desc.depth = 2;  // a 2D image has no depth
-  EXPECT_EQ(hsa_ext_image_data_get_info(agents_.gpu, &desc, HSA_ACCESS_PERMISSION_RO, &info),
-            static_cast<hsa_status_t>(HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED));
+  EXPECT_EQ(static_cast<uint32_t>(hsa_ext_image_data_get_info(agents_.gpu, &desc, HSA_ACCESS_PERMISSION_RO, &info)),
+            uint32_t{HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED});
   desc.depth = 0;
   desc.format = {HSA_EXT_IMAGE_CHANNEL_TYPE_FLOAT, HSA_EXT_IMAGE_CHANNEL_ORDER_RGB};
-  EXPECT_EQ(hsa_ext_image_data_get_info(agents_.gpu, &desc, HSA_ACCESS_PERMISSION_RO, &info),
-            static_cast<hsa_status_t>(HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED));
+  EXPECT_EQ(static_cast<uint32_t>(hsa_ext_image_data_get_info(agents_.gpu, &desc, HSA_ACCESS_PERMISSION_RO, &info)),
+            uint32_t{HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED});
   EXPECT_EQ(hsa_ext_image_data_get_info(agents_.gpu, &desc, static_cast<hsa_access_permission_t>(0), &info),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(hsa_ext_image_data_get_info(agents_.gpu, nullptr, HSA_ACCESS_PERMISSION_RO, &info),
@@ -273,8 +273,8 @@ TEST_F(HsaImage, HSA_IMG_5_CreateAndCopyArgumentChecks) {
   EXPECT_EQ(hsa_ext_image_create_with_layout(agents_.gpu, &desc, data, HSA_ACCESS_PERMISSION_RW,
                                              HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE, 0, 0, &handle),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(hsa_ext_image_create(agents_.cpu, &desc, data, HSA_ACCESS_PERMISSION_RW, &handle),
-            static_cast<hsa_status_t>(HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED));
+  EXPECT_EQ(static_cast<uint32_t>(hsa_ext_image_create(agents_.cpu, &desc, data, HSA_ACCESS_PERMISSION_RW, &handle)),
+            uint32_t{HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED});
   ASSERT_EQ(hsa_ext_image_create(agents_.gpu, &desc, data, HSA_ACCESS_PERMISSION_RW, &handle), HSA_STATUS_SUCCESS);
   // A copy between formats is refused.
   const hsa_ext_image_descriptor_t other{HSA_EXT_IMAGE_GEOMETRY_2D, 64, 2, 0, 0, kRgbaFloat};
