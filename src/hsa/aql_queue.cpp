@@ -113,13 +113,8 @@ hsa_status_t AqlQueue::init(uint32_t size, hsa_queue_type32_t type) {
       HSA_STATUS_SUCCESS)
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
 
-  // Every CU enabled, as ROCR does after creation.
-  const uint32_t cus = std::max<uint32_t>(gpu.compute_unit_count(), 1);
-  std::vector<uint32_t> mask((cus + 31) / 32, 0xffffffffu);
-  if (cus % 32 != 0) mask.back() = (1u << (cus % 32)) - 1;
-  hsaKmtSetQueueCUMask(queue_id_, static_cast<HSAuint32>(mask.size() * 32), mask.data());
-  std::lock_guard lock(mask_mutex_);
-  cu_mask_ = std::move(mask);
+  // Every CU enabled, as ROCR does after creation: its SetCUMasking(0), which restores them all.
+  set_cu_mask(0, nullptr);
   return HSA_STATUS_SUCCESS;
 }
 

@@ -160,8 +160,9 @@ TEST_F(HsaImage, HSA_IMG_4_DataInfoSizesAndPitchRules) {
             HSA_STATUS_SUCCESS);
   EXPECT_EQ(info.size, 512u * 8);
   hsa_ext_image_descriptor_t volume{HSA_EXT_IMAGE_GEOMETRY_3D, 64, 4, 3, 0, kRgbaUnorm8};
-  EXPECT_EQ(static_cast<uint32_t>(hsa_ext_image_data_get_info_with_layout(agents_.gpu, &volume, HSA_ACCESS_PERMISSION_RW,
-                                                    HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR, 256, 2048, &info)),
+  EXPECT_EQ(static_cast<uint32_t>(
+                hsa_ext_image_data_get_info_with_layout(agents_.gpu, &volume, HSA_ACCESS_PERMISSION_RW,
+                                                        HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR, 256, 2048, &info)),
             uint32_t{HSA_EXT_STATUS_ERROR_IMAGE_PITCH_UNSUPPORTED});
   ASSERT_EQ(hsa_ext_image_data_get_info_with_layout(agents_.gpu, &volume, HSA_ACCESS_PERMISSION_RW,
                                                     HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR, 256, 1024, &info),
