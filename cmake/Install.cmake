@@ -23,9 +23,9 @@ set(ROCREF_INSTALL_PRIVATE_LIBDIR ${ROCREF_INSTALL_LIBDIR}/rocref)
 set(ROCREF_INSTALL_INCLUDEDIR include/rocref)
 set(ROCREF_INSTALL_CMAKEDIR ${ROCREF_INSTALL_LIBDIR}/cmake/rocref)
 
-# `rocref exec` looks for its libraries relative to its own bin/ (cli/exec_command.cpp).
+# `rocref exec` and `rocref run` look for their libraries relative to their own bin/ (cli/drop_ins.cpp).
 if(TARGET rocref)
-  set_source_files_properties(${CMAKE_SOURCE_DIR}/src/cli/exec_command.cpp TARGET_DIRECTORY rocref
+  set_source_files_properties(${CMAKE_SOURCE_DIR}/src/cli/drop_ins.cpp TARGET_DIRECTORY rocref
     PROPERTIES COMPILE_DEFINITIONS "ROCREF_INSTALL_PRIVATE_LIBDIR=\"${ROCREF_INSTALL_PRIVATE_LIBDIR}\"")
   install(TARGETS rocref RUNTIME DESTINATION bin COMPONENT runtime)
 endif()

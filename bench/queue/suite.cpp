@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <memory>
 
 #include "bench/queue/callgrind.h"
@@ -20,6 +21,7 @@
 #include "bench/queue/results.h"
 #include "bench/queue/stats.h"
 #include "bench/queue/threads.h"
+#include "common/progress.h"
 
 namespace rocref::bench {
 namespace {
@@ -39,17 +41,19 @@ std::string machine_description() {
   return std::to_string(usable_cpus()) + " CPUs " + u.machine + ", " + model;
 }
 
-// Prints one line per finished repetition and keeps the numbers.
-class ProgressReporter : public benchmark::BenchmarkReporter {
+// Reports each finished repetition (common/progress.h: one line each, rewritten in place on a
+// terminal) and keeps the numbers.
+class RepetitionReporter : public benchmark::BenchmarkReporter {
  public:
-  ProgressReporter(SuiteResults* results, size_t expected) : results_(results), expected_(expected) {}
+  RepetitionReporter(SuiteResults* results, size_t expected)
+      : results_(results), progress_(std::cout, expected, ProgressReporter::mode_for(STDOUT_FILENO)) {}
+  void finish() { progress_.finish(); }
 
   bool ReportContext(const Context&) override { return true; }
 
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& run : runs) {
       if (run.run_type != Run::RT_Iteration) continue;
-      ++done_;
       // Each repetition is its own benchmark "<series>/rep:<n>" (see register_queue).
       std::string name = run.run_name.function_name;
       long long rep = 0;
@@ -65,8 +69,7 @@ class ProgressReporter : public benchmark::BenchmarkReporter {
       s.discarded += static_cast<uint32_t>(counter("discarded"));
       if (run.error_occurred) {
         ++s.failed;
-        std::printf("[%3zu/%zu] %-44s rep %lld: %s\n", done_, expected_, name.c_str(), rep, run.error_message.c_str());
-        std::fflush(stdout);
+        progress_.item_done(line("%-44s rep %lld: %s", name.c_str(), rep, run.error_message.c_str()));
         continue;
       }
       s.order_errors += static_cast<uint64_t>(counter("order_errors"));
@@ -76,22 +79,27 @@ class ProgressReporter : public benchmark::BenchmarkReporter {
       if (s.scenario == "e2e") {
         s.p50_ns.push_back(counter("p50_ns"));
         s.p99_ns.push_back(counter("p99_ns"));
-        std::printf("[%3zu/%zu] %-44s rep %lld: median %.2f us, p99 %.2f us\n", done_, expected_, name.c_str(), rep,
-                    counter("p50_ns") / 1000, counter("p99_ns") / 1000);
+        progress_.item_done(line("%-44s rep %lld: median %.2f us, p99 %.2f us", name.c_str(), rep,
+                                 counter("p50_ns") / 1000, counter("p99_ns") / 1000));
       } else {
         s.mops.push_back(counter("Mops"));
-        std::printf("[%3zu/%zu] %-44s rep %lld: %7.2f Mops/s  canary %.0f/%.0f ns%s\n", done_, expected_, name.c_str(),
-                    rep, counter("Mops"), counter("canary_before_ns"), counter("canary_after_ns"),
-                    counter("order_errors") > 0 ? "  ORDER ERRORS" : "");
+        progress_.item_done(line("%-44s rep %lld: %7.2f Mops/s  canary %.0f/%.0f ns%s", name.c_str(), rep,
+                                 counter("Mops"), counter("canary_before_ns"), counter("canary_after_ns"),
+                                 counter("order_errors") > 0 ? "  ORDER ERRORS" : ""));
       }
-      std::fflush(stdout);
     }
   }
 
  private:
+  template <class... Args>
+  static std::string line(const char* format, Args... args) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, format, args...);
+    return buf;
+  }
+
   SuiteResults* results_;
-  size_t expected_;
-  size_t done_ = 0;
+  ProgressReporter progress_;
 };
 
 struct Measured {
@@ -326,8 +334,9 @@ int run_suite(const SuiteOptions& options) {
   for (auto& f : flags) argv.push_back(f.data());
   int argc = static_cast<int>(argv.size());
   benchmark::Initialize(&argc, argv.data());
-  ProgressReporter progress(&results, registered * o.repetitions);
+  RepetitionReporter progress(&results, registered * o.repetitions);
   benchmark::RunSpecifiedBenchmarks(&progress);
+  progress.finish();
   benchmark::Shutdown();
 
   for (auto it = results.series.begin(); it != results.series.end();) {

@@ -11,10 +11,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
+
+#include "common/progress.h"
 
 namespace rocref::proofs {
 namespace {
@@ -22,29 +25,20 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-std::string clock_text(double s) {
-  const long t = static_cast<long>(s + 0.5);
-  char buf[32];
-  if (t >= 3600) std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
-  else std::snprintf(buf, sizeof buf, "%ld:%02ld", t / 60, t % 60);
-  return buf;
-}
-
-// "[ 3/41] 12.3 s  PASS  property: configuration  (elapsed 0:42, about 1:10 left)"
-void progress_line(std::ostream& progress, size_t done, size_t total, const Check& c, const std::vector<RowResult>& rows,
-                   double seconds, Clock::time_point start, unsigned running) {
+// "[ 3/41]   12.3 s  PASS  property: configuration  (elapsed 0:42, about 1:10 left, 2 running)"
+void progress_line(ProgressReporter& progress, const Check& c, const std::vector<RowResult>& rows, double seconds,
+                   unsigned running) {
   size_t failed = 0;
   for (const RowResult& r : rows) failed += !r.passed;
-  const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-  // Finished checks so far predict the rest; with workers the rate already counts the parallelism.
-  const double left = done < total ? elapsed / static_cast<double>(done) * static_cast<double>(total - done) : 0;
-  const int width = static_cast<int>(std::to_string(total).size());
-  char head[96];
-  std::snprintf(head, sizeof head, "[%*zu/%zu] %7.1f s  %s  ", width, done, total, seconds, failed ? "FAIL" : "pass");
-  progress << head << c.property << ": " << c.configuration << "  (elapsed " << clock_text(elapsed);
-  if (done < total) progress << ", about " << clock_text(left) << " left";
-  if (running) progress << ", " << running << " running";
-  progress << ")\n" << std::flush;
+  char head[48];
+  std::snprintf(head, sizeof head, "%7.1f s  %s  ", seconds, failed ? "FAIL" : "pass");
+  progress.item_done(head + c.property + ": " + c.configuration,
+                     running ? std::to_string(running) + " running" : std::string());
+}
+
+// On a terminal the progress line is rewritten in place; elsewhere one line per check.
+ProgressReporter::Mode progress_mode(const std::ostream& progress) {
+  return &progress == &std::cerr ? ProgressReporter::mode_for(STDERR_FILENO) : ProgressReporter::Mode::Log;
 }
 
 std::string tail_of(const fs::path& file, size_t bytes) {
@@ -96,13 +90,13 @@ std::vector<std::string> option_args(const VerifyOptions& o) {
 VerifyResults run_here(const std::vector<Check>& checks, const std::vector<uint32_t>& ids, std::ostream& progress) {
   VerifyResults out;
   const auto start = Clock::now();
-  size_t done = 0;
+  ProgressReporter reporter(progress, ids.size(), progress_mode(progress));
   for (const uint32_t id : ids) {
     const Check& c = checks.at(id - 1);
     const auto t = Clock::now();
     std::vector<RowResult> rows;
     for (const Row& r : c.run()) rows.push_back(to_result(id, r));
-    progress_line(progress, ++done, ids.size(), c, rows, std::chrono::duration<double>(Clock::now() - t).count(), start, 0);
+    progress_line(reporter, c, rows, std::chrono::duration<double>(Clock::now() - t).count(), 0);
     out.rows.insert(out.rows.end(), rows.begin(), rows.end());
   }
   out.checks = static_cast<uint32_t>(ids.size());
@@ -122,6 +116,7 @@ VerifyResults run_workers(const std::string& exe, const std::vector<Check>& chec
   out.checks = static_cast<uint32_t>(checks.size());
   const auto start = Clock::now();
   std::map<pid_t, Worker> running;
+  ProgressReporter reporter(progress, checks.size(), progress_mode(progress));
   uint32_t next = 1;
   size_t done = 0;
   while (done < checks.size()) {
@@ -135,6 +130,7 @@ VerifyResults run_workers(const std::string& exe, const std::vector<Check>& chec
       if (pid < 0) {
         out.rows.push_back(error_result(next, checks[next - 1], std::string("fork: ") + std::strerror(errno)));
         ++done;
+        progress_line(reporter, checks[next - 1], {out.rows.back()}, 0, static_cast<unsigned>(running.size()));
       } else {
         running.emplace(pid, w);
       }
@@ -168,8 +164,8 @@ VerifyResults run_workers(const std::string& exe, const std::vector<Check>& chec
     }
     if (!why.empty()) rows = {error_result(w.id, c, why + "\n" + tail_of(w.log, 2000))};
     ++done;
-    progress_line(progress, done, checks.size(), c, rows, std::chrono::duration<double>(Clock::now() - w.started).count(),
-                  start, static_cast<unsigned>(running.size()));
+    progress_line(reporter, c, rows, std::chrono::duration<double>(Clock::now() - w.started).count(),
+                  static_cast<unsigned>(running.size()));
     out.rows.insert(out.rows.end(), rows.begin(), rows.end());
   }
   std::error_code ec;

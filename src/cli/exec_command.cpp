@@ -9,37 +9,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/drop_ins.h"
 #include "cli/parse_args.h"
 
 namespace rocref::cli {
 namespace {
-
-namespace fs = std::filesystem;
-
-constexpr const char* kLibName = "librocref_preload.so";
-// The installed tree's private library folder relative to the prefix (cmake/Install.cmake sets it).
-#ifndef ROCREF_INSTALL_PRIVATE_LIBDIR
-#define ROCREF_INSTALL_PRIVATE_LIBDIR "lib/rocref"
-#endif
-
-std::string find_interposer() {
-  if (const char* env = std::getenv("ROCREF_PRELOAD_LIB"); env != nullptr && *env != '\0') return env;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return {};
-  const fs::path bin = exe.parent_path();
-  // Build tree (build/bin, build/lib), then the installed prefix, wherever it was moved to.
-  for (const fs::path& candidate : {bin / ".." / "lib" / kLibName, bin / ".." / ROCREF_INSTALL_PRIVATE_LIBDIR / kLibName,
-                                    bin / ".." / "lib" / "rocref" / kLibName, bin / kLibName}) {
-    if (fs::exists(candidate, ec)) return fs::weakly_canonical(candidate, ec).string();
-  }
-  return {};
-}
 
 int exec_main(const std::vector<std::string>& args) {
   std::string lib;
@@ -51,7 +29,7 @@ int exec_main(const std::vector<std::string>& args) {
       "usage: rocref exec [--lib PATH] [--drop-ins] [--print] [--] COMMAND [ARGS...]",
       "rocref exec"};
   app.add_option("--lib", lib,
-                 std::string("the interposer (default: ROCREF_PRELOAD_LIB, else ") + kLibName +
+                 std::string("the interposer (default: ROCREF_PRELOAD_LIB, else ") + kInterposerName +
                      " in lib/ or the installed private folder beside this binary's bin/)");
   app.add_flag("--drop-ins", drop_ins,
                "also load rocref's libhsakmt.so.1 and libhsa-runtime64.so.1 (the interposer's folder goes in front "
@@ -69,19 +47,12 @@ int exec_main(const std::vector<std::string>& args) {
   if (lib.empty()) lib = find_interposer();
   if (lib.empty() || access(lib.c_str(), R_OK) != 0) {
     std::fprintf(stderr, "rocref exec: interposer %s not found (build target rocref_preload, or set ROCREF_PRELOAD_LIB)\n",
-                 lib.empty() ? kLibName : lib.c_str());
+                 lib.empty() ? kInterposerName : lib.c_str());
     return 127;
   }
-  std::string preload = lib;
-  if (const char* old = std::getenv("LD_PRELOAD"); old != nullptr && *old != '\0') preload += std::string(":") + old;
-  // The drop-ins lie beside the interposer in the build tree (lib/) and the installed one
-  // (lib/<multiarch>/rocref/), a folder the loader never searches by default.
-  std::string library_path;
-  if (drop_ins) {
-    library_path = fs::path(lib).parent_path().string();
-    if (const char* old = std::getenv("LD_LIBRARY_PATH"); old != nullptr && *old != '\0')
-      library_path += std::string(":") + old;
-  }
+  const ChildEnvironment env = child_environment(lib, drop_ins);
+  const std::string& preload = env.ld_preload;
+  const std::string& library_path = env.ld_library_path;
   if (print) {
     std::printf("LD_PRELOAD=%s\n", preload.c_str());
     if (drop_ins) std::printf("LD_LIBRARY_PATH=%s\n", library_path.c_str());

@@ -6,6 +6,8 @@
 #include <mutex>
 
 #include "common/log.h"
+#include "common/trace_checks.h"
+#include "common/trace_file.h"
 
 namespace rocref::trace {
 
@@ -49,6 +51,13 @@ void enable(bool on) {
 void clear() {
   std::lock_guard lock(g_mutex);
   g_events.clear();
+  clear_check_counts();
+}
+
+uint64_t origin_steady_ns() {
+  std::lock_guard lock(g_mutex);
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(g_origin.time_since_epoch()).count());
 }
 
 std::vector<Event> snapshot() {
@@ -64,5 +73,11 @@ void record(Layer layer, Phase phase, std::string_view name, std::string detail)
   if (log::api_trace()) print_event(e);
   if (g_recording) g_events.push_back(std::move(e));
 }
+
+namespace {
+// TRACE-FILE-1: under ROCREF_TRACE_FILE this copy of the recorder records from its load and
+// appends its events at exit. After the recorder's own globals above, so they exist by then.
+[[maybe_unused]] const bool g_exit_dump_armed = (arm_exit_dump(), true);
+}  // namespace
 
 }  // namespace rocref::trace

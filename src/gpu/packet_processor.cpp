@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/trace_checks.h"
 #include "common/aql_packet.h"
 #include "common/aql_protocol.h"
 #include "common/expected.h"
@@ -121,6 +122,7 @@ std::string hex(uint64_t value) {
 }
 
 uint64_t* translate_mailbox(uint64_t va, void* memory) {
+  ROCREF_CHECKED("AQL-SIG-6");
   if (va % alignof(uint64_t) != 0) return nullptr;  // AQL-SIG-6: never an atomic on a misaligned word
   return static_cast<MemoryAccess*>(memory)->as<uint64_t>(va, Access::Write);
 }
@@ -243,6 +245,7 @@ struct PacketProcessor::Impl {
       f.kind = Kind::ConsumedInvalid;
       return std::nullopt;
     }
+    ROCREF_CHECKED("AQL-FEN-2");
     if (auto fault = check_fence_scopes(f.header)) return fault;
     switch (type) {
       case HSA_PACKET_TYPE_VENDOR_SPECIFIC: {
@@ -262,6 +265,7 @@ struct PacketProcessor::Impl {
           break;
         }
         const auto packet = packet_as<hsa_amd_barrier_value_packet_t>(f.bytes);
+        ROCREF_CHECKED("AQL-INV-2");
         if (auto fault = check_vendor_packet(packet)) return fault;
         if (packet.signal.handle != 0 && signal_at(packet.signal.handle, Access::Read) == nullptr) {
           return PacketFault{kStatusApertureViolation,
@@ -273,6 +277,7 @@ struct PacketProcessor::Impl {
       }
       case HSA_PACKET_TYPE_KERNEL_DISPATCH: {
         f.dispatch = packet_as<hsa_kernel_dispatch_packet_t>(f.bytes);
+        ROCREF_CHECKED("AQL-ERR-1");
         if (auto fault = check_kernel_dispatch(f.dispatch)) return fault;
         if (auto fault = resolve_kernel(f.dispatch, *binding.memory, &f.kernel, &kernel_lookup)) {
           if (fault->status != HSA_STATUS_ERROR_INVALID_PACKET_FORMAT) return fault;

@@ -15,6 +15,7 @@
 #include "clr/host_call.h"
 #include "clr/memory.h"
 #include "clr/memory_registry.h"
+#include "common/trace_checks.h"
 #include "common/trace.h"
 #include "hip/hip_mem_pool.h"
 #include "hip/hip_memory_ops.h"
@@ -77,6 +78,7 @@ using rocref::hip::release;
 
 // HIP-MEM-4: a pointer inside an allocation must not run past its end.
 bool range_ok(const void* ptr, size_t size) {
+  ROCREF_CHECKED("HIP-MEM-4");
   auto found = MemoryRegistry::instance().find(ptr);
   if (!found) return true;  // host memory HIP does not know about
   const size_t offset = static_cast<const uint8_t*>(ptr) - static_cast<const uint8_t*>(found->base);

@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "common/trace_checks.h"
 #include "common/aql_ring.h"
 #include "common/trace.h"
 #include "hsa/agent.h"
@@ -48,6 +49,7 @@ hsa_status_t HSA_API hsa_queue_create(hsa_agent_t agent, uint32_t size, hsa_queu
   if (object == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
   if (queue == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   // HSA-QUEUE-1: type and size first (INVALID_ARGUMENT), then whether the agent takes queues.
+  ROCREF_CHECKED("HSA-QUEUE-1");
   if (type != HSA_QUEUE_TYPE_MULTI && type != HSA_QUEUE_TYPE_SINGLE && type != HSA_QUEUE_TYPE_COOPERATIVE)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (!rocref::hsa::queue_size_valid(size, Agent::kQueueMaxSize)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;

@@ -11,6 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "common/trace_checks.h"
 #include "common/backoff.h"
 
 #include "hsa/agent.h"
@@ -40,6 +41,7 @@ hsa_status_t create_signal(hsa_signal_value_t initial_value, uint32_t num_consum
   if (rt == nullptr) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   if (signal == nullptr || (num_consumers > 0 && consumers == nullptr)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   // HSA-SIG-6: consumers must be distinct agents; a CPU consumer (or none named) needs an interrupt signal.
+  ROCREF_CHECKED("HSA-SIG-6");
   bool host_waits = num_consumers == 0;
   std::unordered_set<uint64_t> seen;
   for (uint32_t i = 0; i < num_consumers; ++i) {

@@ -1,4 +1,5 @@
 // kfd/kfd_device.cpp - KfdDevice: descriptors, process lifetime, mmap, sysfs; ioctls go to the table.
+#include "common/trace_checks.h"
 #include "kfd/kfd_device.h"
 
 #include <sys/mman.h>
@@ -209,6 +210,7 @@ Expected<void*, int> KfdDevice::mmap(void* addr, size_t length, int prot, int fl
     const bool gpu_ok = gpu >= 0;
     switch (off & kMmapTypeMask) {
       case kMmapTypeDoorbell:  // KFD-DB-1: the process's own doorbell page, 8 KiB exactly
+        ROCREF_CHECKED("KFD-DB-1");
         if (!gpu_ok) return unexpected(-ENODEV);
         if (length != kDoorbellProcessSlice) return unexpected(-EINVAL);
         if (addr == nullptr && !(flags & MAP_FIXED)) {  // KFD-DB-3: the driver's own view

@@ -19,6 +19,7 @@
 #include "kfd/device_state.h"
 #include "kfd/kfd_abi.h"
 #include "kfd/user_copy.h"
+#include "common/trace_checks.h"
 #include "common/log.h"
 #include "common/trace.h"
 
@@ -86,11 +87,13 @@ const IoctlTable& ioctl_table() {
 int kfd_dispatch_ioctl(DeviceState& dev, Process& p, unsigned long request, void* arg,
                        std::unique_lock<std::mutex>& lock) {
   const unsigned nr = ioc_nr(request);
+  ROCREF_CHECKED("KFD-IOC-1");
   if (nr < AMDKFD_COMMAND_START || nr >= AMDKFD_COMMAND_END) return -EINVAL;  // KFD-IOC-1
   const IoctlDesc& desc = ioctl_table().table[nr];
   if (!desc.func) return -EINVAL;
 
   const unsigned long cmd = desc.cmd;  // KFD-IOC-2: our definition, not the caller's
+  ROCREF_CHECKED("KFD-IOC-2");
   const size_t usize = ioc_size(request);
   const size_t asize = std::max<size_t>(usize, ioc_size(cmd));
   std::vector<unsigned char> kdata(asize, 0);

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <vector>
 
+#include "common/trace_checks.h"
 #include "kfd/device_state.h"
 #include "kfd/kfd_mutant.h"
 #include "kfd/user_copy.h"
@@ -50,6 +51,7 @@ int kfd_ioctl_alloc_memory_of_gpu(IoctlCall& c) {
   auto* args = static_cast<kfd_ioctl_alloc_memory_of_gpu_args*>(c.args);
   DeviceState& d = c.dev;
   Process& p = c.p;
+  ROCREF_CHECKED("KFD-MEM-2");
   if (args->size == 0) return -EINVAL;
   const int gpu = d.gpu_index(args->gpu_id);  // KFD-TOPO-8: kfd_device_by_id
   if (gpu < 0) return -EINVAL;

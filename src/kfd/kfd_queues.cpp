@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "common/trace_checks.h"
 #include "kfd/device_state.h"
 #include "kfd/kfd_mutant.h"
 #include "kfd/mqd.h"
@@ -51,6 +52,7 @@ int kfd_ioctl_create_queue(IoctlCall& c) {
   DeviceState& d = c.dev;
   Process& p = c.p;
   // set_queue_properties_from_user
+  ROCREF_CHECKED("KFD-Q-1");
   if (args->queue_percentage > KFD_MAX_QUEUE_PERCENTAGE) return -EINVAL;
   if (args->queue_priority > KFD_MAX_QUEUE_PRIORITY) return -EINVAL;
   if (args->ring_base_address && !access_ok(args->ring_base_address, sizeof(uint64_t))) return -EFAULT;
@@ -58,6 +60,7 @@ int kfd_ioctl_create_queue(IoctlCall& c) {
   if (!access_ok(args->read_pointer_address, sizeof(uint32_t))) return -EFAULT;
   if (!access_ok(args->write_pointer_address, sizeof(uint32_t))) return -EFAULT;
   if (!kfd_mutant_active(KfdMutant::QueueAlignmentUnchecked)) {  // KFD-Q-7
+    ROCREF_CHECKED("KFD-Q-7");
     if (args->ring_base_address % kRingBaseAlign != 0) return -EINVAL;
     if (args->read_pointer_address % kPointerAlign != 0 || args->write_pointer_address % kPointerAlign != 0)
       return -EINVAL;

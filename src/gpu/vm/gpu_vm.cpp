@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "common/trace_checks.h"
 #include "common/trace.h"
 #include "gpu/vm/vm_rules.h"
 
@@ -200,6 +201,7 @@ Expected<void*, VmFault> GpuVm::resolve(uint64_t va, size_t size, Access access,
   VmFaultHandler handler;
   {
     std::lock_guard<VmLock> lock(mu_);
+    ROCREF_CHECKED("VM-XLATE-1");  // a walk past the TLB: mapped, permitted, contiguous (VM-XLATE-1..3)
     Expected<void*, VmFault> r = resolve(va, size, access, true);
     if (r) return *r;
     fault = r.error();

@@ -26,6 +26,7 @@
 #include "ci_report.h"
 #include "cli/command.h"
 #include "cli/parse_args.h"
+#include "common/progress.h"
 #include "matrix.h"
 
 namespace rocref::conform {
@@ -154,6 +155,11 @@ Column run_column_isolated(const ColumnSpec& spec, const fs::path& dir, const st
     return col;
   }
   const std::vector<std::string> tests = parse_gtest_list(read_text(list));
+  ProgressReporter progress(std::cerr, tests.size(), ProgressReporter::mode_for(STDERR_FILENO));
+  auto finished = [&](const std::string& t) {
+    const bool failed = col.results.back().outcome == Outcome::Fail;
+    progress.item_done(spec.name + ": " + t + (failed ? "  FAIL" : ""));
+  };
   for (const std::string& t : tests) {
     const fs::path report = dir / (spec.name + ".one.xml");
     const fs::path one_log = dir / (spec.name + ".one.log");
@@ -164,6 +170,7 @@ Column run_column_isolated(const ColumnSpec& spec, const fs::path& dir, const st
         fs::exists(report) ? parse_gtest_xml(read_text(report), nullptr) : std::nullopt;
     if (parsed && !parsed->empty()) {
       for (auto& res : *parsed) col.results.push_back(std::move(res));
+      finished(t);
       continue;
     }
     TestResult res;
@@ -176,6 +183,7 @@ Column run_column_isolated(const ColumnSpec& spec, const fs::path& dir, const st
     }
     res.message = "crashed: " + how_it_ended(r) + ": " + tail;
     col.results.push_back(std::move(res));
+    finished(t);
   }
   return col;
 }
@@ -274,9 +282,14 @@ int conform_main(const std::vector<std::string>& args) {
     dir = templ;
   }
 
+  auto is_report_target = [](const std::string& t) { return t.size() > 4 && t.compare(t.size() - 4, 4, ".xml") == 0; };
+  size_t suites = 0;
+  for (const ColumnSpec& s : specs) suites += is_report_target(s.target) ? 0 : 1;
+  // Isolated runs report each test (run_column_isolated); whole-suite runs report each suite.
+  ProgressReporter progress(std::cerr, suites, ProgressReporter::mode_for(STDERR_FILENO));
   std::vector<Column> columns;
   for (const ColumnSpec& s : specs) {
-    const bool is_report = s.target.size() > 4 && s.target.compare(s.target.size() - 4, 4, ".xml") == 0;
+    const bool is_report = is_report_target(s.target);
     if (is_report) {
       Column c;
       c.name = s.name;
@@ -292,6 +305,11 @@ int conform_main(const std::vector<std::string>& args) {
     } else {
       std::fprintf(stderr, "rocref conform: running %s%s ...\n", s.target.c_str(), s.model ? " on the model" : "");
       columns.push_back(isolate ? run_column_isolated(s, dir, filter, timeout_s) : run_column(s, dir, filter, timeout_s));
+      if (!isolate) {
+        const Column& c = columns.back();
+        progress.item_done(s.name + ": " + std::to_string(c.results.size()) + " results" +
+                           (c.error.empty() ? "" : ", column error"));
+      }
     }
   }
   const Matrix m = build_matrix(columns, expected);
