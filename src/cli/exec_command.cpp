@@ -46,7 +46,8 @@ int exec_main(const std::vector<std::string>& args) {
   }
   if (lib.empty()) lib = find_interposer();
   if (lib.empty() || access(lib.c_str(), R_OK) != 0) {
-    std::fprintf(stderr, "rocref exec: interposer %s not found (build target rocref_preload, or set ROCREF_PRELOAD_LIB)\n",
+    std::fprintf(stderr,
+                 "rocref exec: interposer %s not found (build target rocref_preload, or set ROCREF_PRELOAD_LIB)\n",
                  lib.empty() ? kInterposerName : lib.c_str());
     return 127;
   }

@@ -52,8 +52,11 @@ struct RunOptions {
 int parse(const std::vector<std::string>& args, RunOptions& options, const char* command) {
   CLI::App app{std::string("Runs a HIP program through ") + kStack +
                    ",\nchecks its results, and prints what each layer did.\n"
-                   "usage: rocref " + command + " [OPTIONS] [--] [PROGRAM [ARGS...]]\n"
-                   "Without PROGRAM: the sample built by hipcc for gfx900 (" + kDefaultSample + ").",
+                   "usage: rocref " +
+                   command +
+                   " [OPTIONS] [--] [PROGRAM [ARGS...]]\n"
+                   "Without PROGRAM: the sample built by hipcc for gfx900 (" +
+                   kDefaultSample + ").",
                std::string("rocref ") + command};
   app.add_option("--sample", options.samples, "run this host-compiled sample in-process instead (repeatable; --list)")
       ->allow_extra_args(false);
@@ -133,7 +136,8 @@ struct ChildRun {
 bool run_child(const std::vector<std::string>& program, ChildRun& run) {
   const std::string lib = find_interposer();
   if (lib.empty() || access(lib.c_str(), R_OK) != 0) {
-    std::fprintf(stderr, "rocref run: interposer %s not found (build target rocref_preload, or set ROCREF_PRELOAD_LIB)\n",
+    std::fprintf(stderr,
+                 "rocref run: interposer %s not found (build target rocref_preload, or set ROCREF_PRELOAD_LIB)\n",
                  kInterposerName);
     return false;
   }

@@ -20,7 +20,8 @@ namespace rocref {
 // "0:42", "1:02:03": seconds, rounded, as minutes:seconds (hours when there are any).
 std::string progress_clock(double seconds);
 // The line of `done` finished of `total` after `elapsed` seconds, without any terminal control.
-std::string progress_line(size_t done, size_t total, double elapsed, std::string_view what, std::string_view extra = {});
+std::string progress_line(size_t done, size_t total, double elapsed, std::string_view what,
+                          std::string_view extra = {});
 
 class ProgressReporter {
  public:

@@ -33,10 +33,10 @@ void clear_check_counts() noexcept;
 
 }  // namespace rocref::trace
 
-#define ROCREF_CHECKED(clause)                                                                 \
-  do {                                                                                         \
-    if (::rocref::trace::enabled()) {                                                          \
+#define ROCREF_CHECKED(clause)                                                                             \
+  do {                                                                                                     \
+    if (::rocref::trace::enabled()) {                                                                      \
       static ::rocref::trace::CheckSite& rocref_check_site = ::rocref::trace::register_check_site(clause); \
-      ::rocref::trace::count_check(rocref_check_site);                                         \
-    }                                                                                          \
+      ::rocref::trace::count_check(rocref_check_site);                                                     \
+    }                                                                                                      \
   } while (0)

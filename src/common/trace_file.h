@@ -22,7 +22,7 @@ namespace rocref::trace {
 inline constexpr const char* kTraceFileEnv = "ROCREF_TRACE_FILE";
 
 struct TraceDump {
-  std::vector<Event> events;              // time_ns on the steady clock until normalised
+  std::vector<Event> events;               // time_ns on the steady clock until normalised
   std::map<std::string, uint64_t> checks;  // per clause, summed over sections
 };
 

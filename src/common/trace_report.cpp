@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <utility>
 
-#include "common/trace_mutant.h"
 #include "common/trace_format.h"
+#include "common/trace_mutant.h"
 
 namespace rocref::trace {
 namespace {
@@ -94,8 +94,8 @@ std::string render_report(const ReportInput& in) {
                          count_of(d, "scalar"), count_of(d, "vector")));
   }
   if (isa > kMaxDispatchLines) {
-    add_line(out, format("  ... %zu more gfx900, %llu instructions among them", isa - kMaxDispatchLines,
-                         rest_instructions));
+    add_line(out,
+             format("  ... %zu more gfx900, %llu instructions among them", isa - kMaxDispatchLines, rest_instructions));
   }
   if (host != 0) {
     add_line(out, format("  %zu host-compiled (copies, fills, host kernels): %llu wg, %llu waves", host, host_groups,

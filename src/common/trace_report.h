@@ -25,9 +25,9 @@ struct LayerUsage {
 std::map<Layer, LayerUsage> layer_usage(const std::vector<Event>& events);
 
 struct ReportInput {
-  std::string title;                       // what ran
+  std::string title;  // what ran
   bool passed = false;
-  std::vector<std::string> result_lines;   // what was checked, or what went wrong
+  std::vector<std::string> result_lines;  // what was checked, or what went wrong
   std::vector<Event> events;
   std::map<std::string, uint64_t> checks;  // trace_checks.h
   std::string trace_path;                  // where the full trace went ("" if nowhere)

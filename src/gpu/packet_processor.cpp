@@ -14,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "common/trace_checks.h"
 #include "common/aql_packet.h"
 #include "common/aql_protocol.h"
 #include "common/expected.h"
@@ -25,6 +24,7 @@
 #include "common/prefetch.h"
 #include "common/signal.h"
 #include "common/trace.h"
+#include "common/trace_checks.h"
 #include "common/tsan_sync.h"
 #include "gpu/adversarial_queue.h"
 #include "gpu/adversary.h"

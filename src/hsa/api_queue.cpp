@@ -8,9 +8,9 @@
 
 #include <string>
 
-#include "common/trace_checks.h"
 #include "common/aql_ring.h"
 #include "common/trace.h"
+#include "common/trace_checks.h"
 #include "hsa/agent.h"
 #include "hsa/api_orders.h"
 #include "hsa/api_rules.h"

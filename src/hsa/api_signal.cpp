@@ -11,8 +11,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "common/trace_checks.h"
 #include "common/backoff.h"
+#include "common/trace_checks.h"
 
 #include "hsa/agent.h"
 #include "hsa/api_orders.h"

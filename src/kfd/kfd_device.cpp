@@ -1,6 +1,6 @@
 // kfd/kfd_device.cpp - KfdDevice: descriptors, process lifetime, mmap, sysfs; ioctls go to the table.
-#include "common/trace_checks.h"
 #include "kfd/kfd_device.h"
+#include "common/trace_checks.h"
 
 #include <sys/mman.h>
 

@@ -16,12 +16,12 @@
 #include <cstring>
 #include <vector>
 
+#include "common/log.h"
+#include "common/trace.h"
+#include "common/trace_checks.h"
 #include "kfd/device_state.h"
 #include "kfd/kfd_abi.h"
 #include "kfd/user_copy.h"
-#include "common/trace_checks.h"
-#include "common/log.h"
-#include "common/trace.h"
 
 namespace rocref::kfd {
 namespace {

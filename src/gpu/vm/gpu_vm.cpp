@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <string>
 
-#include "common/trace_checks.h"
 #include "common/trace.h"
+#include "common/trace_checks.h"
 #include "gpu/vm/vm_rules.h"
 
 namespace {

@@ -303,6 +303,7 @@ int conform_main(const std::vector<std::string>& args) {
       }
       columns.push_back(std::move(c));
     } else {
+      progress.finish();  // a terminal's rewritten line ends before any other line
       std::fprintf(stderr, "rocref conform: running %s%s ...\n", s.target.c_str(), s.model ? " on the model" : "");
       columns.push_back(isolate ? run_column_isolated(s, dir, filter, timeout_s) : run_column(s, dir, filter, timeout_s));
       if (!isolate) {
@@ -312,6 +313,7 @@ int conform_main(const std::vector<std::string>& args) {
       }
     }
   }
+  progress.finish();
   const Matrix m = build_matrix(columns, expected);
   std::fputs(render_text(m, expected).c_str(), stdout);
   bool written = true;

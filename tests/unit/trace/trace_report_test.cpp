@@ -61,11 +61,9 @@ Event ev(Layer layer, Phase phase, uint64_t t, uint32_t thread = 0, std::string 
 // hip: a call [0, 100] with a hip call nested in it [10, 20]; thunk [30, 50] inside; on another
 // thread a hip call [5, 45]; one instant step.
 std::vector<Event> nested_events() {
-  return {ev(Layer::Hip, Phase::Begin, 0),        ev(Layer::Hip, Phase::Begin, 5, 1),
-          ev(Layer::Hip, Phase::Begin, 10),       ev(Layer::Hip, Phase::End, 20),
-          ev(Layer::Thunk, Phase::Begin, 30),     ev(Layer::Thunk, Phase::Instant, 40),
-          ev(Layer::Hip, Phase::End, 45, 1),      ev(Layer::Thunk, Phase::End, 50),
-          ev(Layer::Hip, Phase::End, 100)};
+  return {ev(Layer::Hip, Phase::Begin, 0),   ev(Layer::Hip, Phase::Begin, 5, 1), ev(Layer::Hip, Phase::Begin, 10),
+          ev(Layer::Hip, Phase::End, 20),    ev(Layer::Thunk, Phase::Begin, 30), ev(Layer::Thunk, Phase::Instant, 40),
+          ev(Layer::Hip, Phase::End, 45, 1), ev(Layer::Thunk, Phase::End, 50),   ev(Layer::Hip, Phase::End, 100)};
 }
 
 TEST(TraceReport, TRACE_RUN_2_CallsStepsAndTimeInsideTheOutermostCalls) {
@@ -143,9 +141,9 @@ TEST(TraceFile, TRACE_FILE_1_SectionsOfSeveralRecordersReadBack) {
   const Event b = ev(Layer::Hip, Phase::End, 30, 0, "hip\tMalloc");
   const Event c = ev(Layer::Kfd, Phase::Instant, 5, 0, "ioctl");
   std::string text = format_section({a, b}, 1000, {{"AQL-ERR-1", 2}}, 42);
-  text += "E\tnot-a-layer\ti\t0\t1\tx\t\n";       // skipped
-  text += "E\tgpu\tQ\t0\t1\tx\t\n";               // skipped: no such phase
-  text += "C\tAQL-ERR-1\tmany\n";                 // skipped
+  text += "E\tnot-a-layer\ti\t0\t1\tx\t\n";  // skipped
+  text += "E\tgpu\tQ\t0\t1\tx\t\n";          // skipped: no such phase
+  text += "C\tAQL-ERR-1\tmany\n";            // skipped
   text += format_section({c}, 1020, {{"AQL-ERR-1", 3}, {"KFD-IOC-1", 1}}, 42);
   TraceDump dump;
   ASSERT_TRUE(parse_dump(text, dump));
