@@ -5,6 +5,7 @@
 
 #include "common/aql_packet.h"
 #include "common/memory_order.h"
+#include "common/trace_checks.h"
 
 namespace rocref::gpu {
 namespace {
@@ -111,6 +112,8 @@ void AdversarialQueue::check_doorbell() noexcept {
   doorbell(&value);
   if (last_checked_.exchange(value, std::memory_order_acq_rel) == value) return;  // not this queue's doorbell
   const uint64_t read = std::atomic_ref<const uint64_t>(*read_index_).load(std::memory_order_acquire);
+  ROCREF_CHECKED("AQL-IDX-2");
+  ROCREF_CHECKED("AQL-DB-1");
   std::string what;
   if (ahead(value, read) >= static_cast<int64_t>(size_)) {
     // AQL-IDX-2: a producer waits until id - read_index < size; a doorbell at or past
