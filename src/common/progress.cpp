@@ -60,7 +60,13 @@ void ProgressReporter::item_done(std::string_view what, std::string_view extra) 
     out_ << line << '\n' << std::flush;
     return;
   }
-  if (line.size() > kTerminalColumns) line.resize(kTerminalColumns);
+  // Too wide for one terminal line: WHAT gives way, so the counts and the estimate stay in sight.
+  if (line.size() > kTerminalColumns) {
+    const size_t over = line.size() - kTerminalColumns + 3;
+    if (what.size() > over)
+      line = progress_line(done_, total_, elapsed(), std::string(what.substr(0, what.size() - over)) + "...", extra);
+    if (line.size() > kTerminalColumns) line.resize(kTerminalColumns);
+  }
   out_ << '\r' << line << "\x1b[K" << std::flush;  // erase what a longer earlier line left
   line_open_ = true;
 }

@@ -3,10 +3,10 @@
 // One line format for every command that runs for more than a few seconds (`rocref verify`,
 // `rocref bench`, `rocref conform`, and scripts/fuzz-gpu, a shell script, prints the same):
 //   [ 3/41] WHAT  (elapsed 0:42, about 1:10 left, EXTRA)
-// On a terminal the line is rewritten in place (carriage return, erase to the end of the line)
-// and ended once at finish(); elsewhere (CI logs, files, pipes) each finished item is one line.
-// The estimate is the finished items' mean time times the items left. The clock is a parameter,
-// so tests run with a fake one.
+// On a terminal the line is rewritten in place (carriage return, erase to the end of the line;
+// a WHAT too wide for 79 columns is shortened, "...", before the estimate) and ended once at finish(); elsewhere (CI
+// logs, files, pipes) each finished item is one line. The estimate is the finished items' mean time times the items
+// left. The clock is a parameter, so tests run with a fake one.
 #pragma once
 
 #include <cstddef>

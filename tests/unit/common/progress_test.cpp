@@ -58,6 +58,8 @@ TEST(Progress, TRACE_PROG_1_TerminalModeRewritesOneLineAndEndsIt) {
   p.item_done(std::string(200, 'w'));
   const std::string second = out.str().substr(out.str().rfind('\r'));
   EXPECT_EQ(second.size(), 1 + ProgressReporter::kTerminalColumns + 3) << "cut to the terminal's width";
+  EXPECT_NE(second.find("w...  (elapsed 0:12, about 1:00 left)\x1b[K"), std::string::npos)
+      << "WHAT gives way to the estimate: " << second;
   EXPECT_EQ(out.str().find('\n'), std::string::npos) << "no line ends before finish()";
   p.finish();
   p.finish();
