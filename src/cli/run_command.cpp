@@ -228,6 +228,8 @@ int run_program(const RunOptions& options) {
   report.title = fs::path(program.front()).filename().string() + (is_default ? " (hipcc, gfx900)" : "");
   report.passed = WIFEXITED(run.status) && WEXITSTATUS(run.status) == 0 && run.traced;
   report.result_lines.push_back(describe_status(run.status) + ", its output:");
+  if (!run.traced)
+    report.result_lines.insert(report.result_lines.begin(), "no trace came back: does it use HIP, HSA or the KFD?");
   const std::vector<std::string> output = lines_of(run.output);
   // The last lines: where a program states its result or its error.
   const size_t keep = 4;
@@ -235,7 +237,6 @@ int run_program(const RunOptions& options) {
     report.result_lines.push_back("| ... " + std::to_string(output.size() - keep) + " lines before these");
   for (size_t i = output.size() > keep ? output.size() - keep : 0; i < output.size(); ++i)
     report.result_lines.push_back("| " + output[i]);
-  if (!run.traced) report.result_lines.push_back("no trace came back: does it use HIP, HSA or the KFD at all?");
   report.events = std::move(run.dump.events);
   report.checks = std::move(run.dump.checks);
   if (options.trace_text) std::printf("%s", trace::to_text(report.events).c_str());
@@ -256,7 +257,7 @@ int run_samples(const RunOptions& options) {
     }
     chosen.push_back(found);
   }
-  std::printf("rocref run: %s (host-compiled kernels)\n", kStack);
+  std::printf("rocref run: %s\n", kStack);
   std::vector<trace::Event> all_events;
   std::vector<trace::ReportInput> reports;
   for (const samples::Sample* s : chosen) {
@@ -267,7 +268,7 @@ int run_samples(const RunOptions& options) {
     report.events = trace::snapshot();
     report.checks = trace::check_counts();
     trace::enable(false);
-    report.title = s->name;
+    report.title = std::string(s->name) + " (host-compiled kernels, in-process)";
     report.passed = r.ok;
     report.result_lines = {r.summary};
     if (options.trace_text) std::printf("%s", trace::to_text(report.events).c_str());

@@ -117,11 +117,23 @@ TEST_F(RunReport, TRACE_RUN_3_AnyHipccBuiltProgramIsReportedTheSameWay) {
 #endif
 }
 
+TEST_F(RunReport, TRACE_RUN_3_HostCompiledSamplesRunInProcessWithTheSameReport) {
+  const Result r = run("--sample reduction");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto lines = lines_of(r.out);
+  EXPECT_LT(lines.size(), 60u) << r.out;
+  for (const std::string& line : lines) EXPECT_LE(line.size(), 80u) << line;
+  EXPECT_TRUE(has(r.out, "== reduction \\(host-compiled kernels, in-process\\): PASS\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "\n  [1-9][0-9]* host-compiled \\(copies, fills, host kernels\\): [1-9]")) << r.out;
+  EXPECT_TRUE(has(r.out, " KFD-IOC-1 +[1-9]")) << r.out;
+  EXPECT_EQ(run("--sample no-such-sample").status, 2);
+}
+
 TEST_F(RunReport, TRACE_RUN_3_AProgramThatNeverReachesTheStackFails) {
   const Result r = run("true");
   EXPECT_EQ(r.status, 1) << r.out;
   EXPECT_TRUE(has(r.out, "== true: FAIL\n")) << r.out;
-  EXPECT_TRUE(has(r.out, "no trace came back")) << r.out;
+  EXPECT_TRUE(has(r.out, "== true: FAIL\n   no trace came back")) << r.out;
   const Result missing = run("./no-such-program");
   EXPECT_EQ(missing.status, 1) << missing.out;
   EXPECT_TRUE(has(missing.out, "exit status 127")) << missing.out;
