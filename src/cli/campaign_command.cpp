@@ -72,6 +72,16 @@ int merge_and_report(const Campaign& c, const std::vector<std::string>& dirs, co
     std::fprintf(stderr, "rocref campaign merge: %s\n", e.what());
     return 2;
   }
+  if (c.merge == "verify") {
+    // A row whose --json file is gone cannot be merged: it fails, and the campaign's table says so.
+    for (MergedRow& r : m.rows) {
+      if (r.state == "PASS" && (r.artifact.empty() || !fs::exists(r.artifact))) {
+        r.state = "FAIL";
+        r.reason = "its verify --json file " + r.artifact + " is missing";
+        ++m.failed;
+      }
+    }
+  }
   bool artifacts = c.merge == "verify" && m.missing == 0;
   for (const MergedRow& r : m.rows) artifacts = artifacts && !r.artifact.empty() && fs::exists(r.artifact);
   if (artifacts) {
@@ -234,7 +244,8 @@ int campaign_main(const std::vector<std::string>& args) {
       }
       std::string out;
       const int status = capture(cmd, &out);
-      std::fprintf(stderr, "rocref campaign submit: job %s(%zu array tasks)\n", out.c_str(), c.items.size());
+      while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+      std::fprintf(stderr, "rocref campaign submit: job %s (%zu array tasks)\n", out.c_str(), c.items.size());
       if (status != 0 && !so.wait) {
         std::fprintf(stderr, "rocref campaign submit: sbatch failed (exit status %d)\n", status);
         return 2;
