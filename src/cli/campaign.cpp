@@ -105,7 +105,8 @@ void check_kind_args(const Item& it, const std::string& where) {
 }
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
   return s;
 }
 
@@ -133,7 +134,7 @@ Campaign parse_campaign(const std::string& text) {
     fail(std::string("not JSON: ") + e.what());
   }
   if (!j.is_object()) fail("a campaign is a JSON object");
-  static const std::set<std::string> kFields{"format", "campaign", "root",    "build",    "merge",
+  static const std::set<std::string> kFields{"format", "campaign",  "root",      "build", "merge",
                                              "expect", "exclusive", "timeout_s", "items"};
   for (const auto& [key, value] : j.items()) {
     if (!kFields.count(key)) fail("unknown field \"" + key + "\"");
@@ -214,7 +215,8 @@ std::string to_json(const Campaign& c) {
   return j.dump(2) + "\n";
 }
 
-Campaign verify_campaign(const std::string& name, const std::string& list_json, const std::vector<std::string>& options) {
+Campaign verify_campaign(const std::string& name, const std::string& list_json,
+                         const std::vector<std::string>& options) {
   json list;
   try {
     list = json::parse(list_json);
@@ -305,8 +307,12 @@ Launch launch_of(const Campaign& c, size_t index, const std::string& rocref, con
     l.argv.insert(l.argv.end(), {"--row", std::to_string(it.args["row"].get<unsigned>()), "--json", l.artifact});
   } else if (it.kind == "gpu-seed") {
     const std::string suite = it.args["suite"].get<std::string>();
-    l.argv = {join_path(c.root, "scripts/fuzz-gpu"), "--seed", std::to_string(it.args["seed"].get<unsigned>()),
-              "--build", build, suite};
+    l.argv = {join_path(c.root, "scripts/fuzz-gpu"),
+              "--seed",
+              std::to_string(it.args["seed"].get<unsigned>()),
+              "--build",
+              build,
+              suite};
     // fuzz-gpu skips a suite that is not built and still exits 0: demand that the one run happened.
     l.expect.output = "scripts/fuzz-gpu: 1 runs, 0 failed";
   } else if (it.kind == "mutant") {
@@ -336,8 +342,8 @@ bool judge(const Expect& e, int exit_status, const std::string& output, std::str
 }
 
 std::string to_json(const ItemResult& r) {
-  json j{{"format", kFormat},     {"campaign", r.campaign}, {"index", r.index},       {"id", r.id},
-         {"exit", r.exit_status}, {"passed", r.passed},     {"seconds", r.seconds},   {"host", r.host},
+  json j{{"format", kFormat},     {"campaign", r.campaign},      {"index", r.index},     {"id", r.id},
+         {"exit", r.exit_status}, {"passed", r.passed},          {"seconds", r.seconds}, {"host", r.host},
          {"reason", r.reason},    {"output_tail", r.output_tail}};
   if (!r.artifact.empty()) j["artifact"] = r.artifact;
   return j.dump(2) + "\n";
@@ -415,12 +421,13 @@ void print_table(std::ostream& out, const Merged& m) {
   double total = 0;
   for (const MergedRow& r : m.rows) {
     total += r.seconds;
-    std::snprintf(line, sizeof line, "%6zu  %-40.40s %-8s %5s %-16.16s %8.1fs\n", r.index, r.id.c_str(), r.state.c_str(),
-                  r.state == "MISSING" ? "-" : std::to_string(r.exit_status).c_str(), r.host.c_str(), r.seconds);
+    std::snprintf(line, sizeof line, "%6zu  %-40.40s %-8s %5s %-16.16s %8.1fs\n", r.index, r.id.c_str(),
+                  r.state.c_str(), r.state == "MISSING" ? "-" : std::to_string(r.exit_status).c_str(), r.host.c_str(),
+                  r.seconds);
     out << line;
   }
-  std::snprintf(line, sizeof line, "%zu items of campaign %s: %zu failed, %zu missing, %.1f s in items\n", m.rows.size(),
-                m.campaign.c_str(), m.failed, m.missing, total);
+  std::snprintf(line, sizeof line, "%zu items of campaign %s: %zu failed, %zu missing, %.1f s in items\n",
+                m.rows.size(), m.campaign.c_str(), m.failed, m.missing, total);
   out << std::string(90, '-') << "\n" << line;
   if (m.failed + m.missing) {
     out << "\nfailing items:\n";
@@ -438,7 +445,9 @@ void write_junit(std::ostream& out, const Merged& m) {
     jc.name = r.id;
     jc.seconds = r.seconds;
     jc.failed = r.state != "PASS";
-    jc.message = r.state == "MISSING" ? "missing: no result" : r.state == "FAIL" ? r.reason.substr(0, r.reason.find('\n')) : "";
+    jc.message = r.state == "MISSING" ? "missing: no result"
+                 : r.state == "FAIL"  ? r.reason.substr(0, r.reason.find('\n'))
+                                      : "";
     jc.detail = r.reason;
     cases.push_back(std::move(jc));
   }

@@ -32,7 +32,7 @@ struct Expect {
 
 struct Item {
   std::string id;
-  std::string kind;  // "command", "verify-row", "gpu-seed", "mutant"
+  std::string kind;                                // "command", "verify-row", "gpu-seed", "mutant"
   nlohmann::json args = nlohmann::json::object();  // the kind's arguments
   std::vector<std::string> argv;                   // "command": the command line
   std::map<std::string, std::string> env;          // set for this item's process
@@ -41,12 +41,12 @@ struct Item {
 
 struct Campaign {
   std::string name;
-  std::string root = ".";      // folder the items run in (the checkout)
-  std::string build = "build"; // build folder, relative to root or absolute
-  std::string merge = "status"; // "status" or "verify" (verify rows: verify's own --merge)
-  std::optional<Expect> expect; // the campaign's default rule (else each kind's)
-  bool exclusive = false;       // items must run one at a time (mutants edit the checkout)
-  unsigned timeout_s = 0;       // per item; 0: none
+  std::string root = ".";        // folder the items run in (the checkout)
+  std::string build = "build";   // build folder, relative to root or absolute
+  std::string merge = "status";  // "status" or "verify" (verify rows: verify's own --merge)
+  std::optional<Expect> expect;  // the campaign's default rule (else each kind's)
+  bool exclusive = false;        // items must run one at a time (mutants edit the checkout)
+  unsigned timeout_s = 0;        // per item; 0: none
   std::vector<Item> items;
 };
 
@@ -59,7 +59,8 @@ std::string to_json(const Campaign& c);
 
 // Generators. `list_json` is what `rocref verify OPTIONS --list --json` printed; every item
 // runs one of its rows with the same OPTIONS, and the campaign merges through verify's --merge.
-Campaign verify_campaign(const std::string& name, const std::string& list_json, const std::vector<std::string>& options);
+Campaign verify_campaign(const std::string& name, const std::string& list_json,
+                         const std::vector<std::string>& options);
 // Seeds first..first+count-1 of each suite, as scripts/fuzz-gpu runs them (seed-major order).
 Campaign gpu_seed_campaign(const std::string& name, const std::vector<std::string>& suites, unsigned first,
                            unsigned count);

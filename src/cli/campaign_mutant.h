@@ -8,9 +8,9 @@
 namespace rocref::campaign {
 
 enum class CampaignMutant : unsigned {
-  MissingItemDropped,    // CAMP-MRG-2: an item without a result leaves no row and fails nothing
-  DuplicateLastWins,     // CAMP-MRG-3: a second result for one item silently replaces the first
-  ExitStatusIgnored,     // CAMP-RES-1: an item passes on its output alone, whatever its exit status
+  MissingItemDropped,  // CAMP-MRG-2: an item without a result leaves no row and fails nothing
+  DuplicateLastWins,   // CAMP-MRG-3: a second result for one item silently replaces the first
+  ExitStatusIgnored,   // CAMP-RES-1: an item passes on its output alone, whatever its exit status
   kCount
 };
 

@@ -146,9 +146,9 @@ void run_local(const Campaign& c, const std::string& description, const std::str
     while (next < c.items.size() && running.size() < jobs) {
       const fs::path worker_log = fs::path(results) / ("worker-" + std::to_string(next) + ".log");
       const int fd = open(worker_log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-      const pid_t pid = spawn({rocref, "campaign", "item", description, "--index", std::to_string(next), "--results",
-                               results},
-                              {}, "", fd);
+      const pid_t pid =
+          spawn({rocref, "campaign", "item", description, "--index", std::to_string(next), "--results", results}, {},
+                "", fd);
       if (fd >= 0) close(fd);
       if (pid < 0) throw CampaignError("cannot start a worker process");
       running[pid] = next++;

@@ -241,7 +241,8 @@ TEST(Campaign, CAMP_MRG_3_MutantDuplicateLastWinsIsCaught) {
   set_campaign_mutant(CampaignMutant::DuplicateLastWins, true);
   int status = -1;
   try {
-    status = exit_status(merge(c, {result(c, 0, false, 1), result(c, 0, true), result(c, 1, true), result(c, 2, true)}));
+    status =
+        exit_status(merge(c, {result(c, 0, false, 1), result(c, 0, true), result(c, 1, true), result(c, 2, true)}));
   } catch (const CampaignError&) {
   }
   set_campaign_mutant(CampaignMutant::DuplicateLastWins, false);
