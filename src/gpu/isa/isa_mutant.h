@@ -25,6 +25,8 @@ enum class IsaMutant : unsigned {
   FineGrainCached,          // GPU-GRAIN-1: the L2 caches fine-grained (MTYPE_UC) memory too
   L2WritesThrough,          // GPU-GRAIN-2: the L2 writes every store through (a narrow release is never stale)
   UnmapKeepsL2Lines,        // GPU-GRAIN-4: an unmap leaves the range's lines (written back into freed memory later)
+  ParallelStatsOfOneWorker, // ISA-PAR-1: a parallel launch counts only the calling thread's work-groups
+  ParallelFaultOfLastGroup, // ISA-PAR-1: a parallel launch reports the fault of the last faulting work-group
   kCount
 };
 
