@@ -182,7 +182,8 @@ bool run_work_group(const GroupLaunch& l, Worker& wk, uint64_t linear) {
   const unsigned nwaves = (items + kWaveLanes - 1) / kWaveLanes;
   ExecContext& ctx = wk.ctx;
   ctx.lds.assign(l.lds_bytes, 0);
-  for (unsigned i = 0; i < nwaves; ++i) setup_wave(wk.waves[i], i, g, *l.kd, *l.f, *l.d, ctx, l.private_size, l.code_va);
+  for (unsigned i = 0; i < nwaves; ++i)
+    setup_wave(wk.waves[i], i, g, *l.kd, *l.f, *l.d, ctx, l.private_size, l.code_va);
   ++wk.stats.work_groups;
   wk.stats.waves += nwaves;
   // ISA-BAR-1: run each wave to its next barrier or end; release the barrier when every live wave is there.
@@ -224,10 +225,17 @@ std::optional<PacketFault> run_isa_dispatch(const IsaDispatch& d, IsaStats* stat
   program->begin_dispatch();
 
   const uint32_t dims = p.setup & 3;
-  GroupLaunch l{&d, &kd, &f, program.get(), r.code_va, std::max(p.group_segment_size, kd.group_segment_fixed_size),
-           (std::max(p.private_segment_size, kd.private_segment_fixed_size) + 3) & ~3u, 0,
-           {p.grid_size_x, dims > 1 ? p.grid_size_y : 1u, dims > 2 ? p.grid_size_z : 1u},
-           {p.workgroup_size_x, dims > 1 ? p.workgroup_size_y : 1u, dims > 2 ? p.workgroup_size_z : 1u}, {}};
+  GroupLaunch l{&d,
+                &kd,
+                &f,
+                program.get(),
+                r.code_va,
+                std::max(p.group_segment_size, kd.group_segment_fixed_size),
+                (std::max(p.private_segment_size, kd.private_segment_fixed_size) + 3) & ~3u,
+                0,
+                {p.grid_size_x, dims > 1 ? p.grid_size_y : 1u, dims > 2 ? p.grid_size_z : 1u},
+                {p.workgroup_size_x, dims > 1 ? p.workgroup_size_y : 1u, dims > 2 ? p.workgroup_size_z : 1u},
+                {}};
   l.max_waves = (l.wg[0] * l.wg[1] * l.wg[2] + kWaveLanes - 1) / kWaveLanes;
   for (unsigned i = 0; i < 3; ++i) l.groups[i] = (l.grid[i] + l.wg[i] - 1) / l.wg[i];
   const uint64_t groups = uint64_t{l.groups[0]} * l.groups[1] * l.groups[2];

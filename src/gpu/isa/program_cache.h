@@ -46,13 +46,11 @@ class Program {
   };
   static constexpr size_t kChunkSlots = 1024;
   const Inst* at_slow(uint64_t pc, uint64_t index, MemoryAccess& memory);  // compare or decode, under decode_
-  Slot* chunk(uint64_t index) const noexcept {
-    return chunks_[index / kChunkSlots].load(std::memory_order_acquire);
-  }
+  Slot* chunk(uint64_t index) const noexcept { return chunks_[index / kChunkSlots].load(std::memory_order_acquire); }
 
   uint64_t entry_;
   std::unique_ptr<std::atomic<Slot*>[]> chunks_;  // by dword index from entry_, kChunkSlots a chunk
-  std::vector<std::unique_ptr<Slot[]>> owned_;     // the chunks, freed with the program
+  std::vector<std::unique_ptr<Slot[]>> owned_;    // the chunks, freed with the program
   uint32_t epoch_ = 1;
   std::atomic<size_t> count_{0};
   bool decoded_with_mutant_ = false;

@@ -203,7 +203,8 @@ TEST(IsaParallel, ISA_PAR_1_PlantedFaultOfLastGroupIsCaught) {
   ASSERT_TRUE(one.fault);
   const Planted planted(IsaMutant::ParallelFaultOfLastGroup);
   bool seen = false;
-  for (int round = 0; round < 50 && !seen; ++round) seen = faulting_vadd(kWorkers, mapped).fault->address != one.fault->address;
+  for (int round = 0; round < 50 && !seen; ++round)
+    seen = faulting_vadd(kWorkers, mapped).fault->address != one.fault->address;
   EXPECT_TRUE(seen) << "the planted bug went unseen";
 }
 #endif

@@ -50,7 +50,10 @@ struct Allow {
 };
 
 // Translations refused (each a page fault the real VM would report to the KFD).
-std::atomic<int>& refused() { static std::atomic<int> count{0}; return count; }  // counted by every worker
+std::atomic<int>& refused() {
+  static std::atomic<int> count{0};
+  return count;
+}  // counted by every worker
 
 class TestMemory final : public MemoryAccess {
  public:
