@@ -41,11 +41,12 @@ isa::IsaStats dispatch(const char* name, const Args& args, uint32_t grid, uint16
 }
 
 void isa_alu_bound(benchmark::State& state) {
-  std::vector<float> out(4096);
-  struct { uint64_t out; int iters; } args{reinterpret_cast<uintptr_t>(out.data()), 256};
+  // 256 work-groups, so that 16 workers each get many (ISA-PAR-1's scaling).
+  std::vector<float> out(65536);
+  struct { uint64_t out; int iters; } args{reinterpret_cast<uintptr_t>(out.data()), 64};
   uint64_t lanes = 0;
   for (auto _ : state) {
-    const isa::IsaStats s = dispatch("alu", args, 4096, 256, static_cast<unsigned>(state.range(0)));
+    const isa::IsaStats s = dispatch("alu", args, 65536, 256, static_cast<unsigned>(state.range(0)));
     if (s.lane_instructions == 0) { state.SkipWithError("dispatch failed"); return; }
     lanes += s.lane_instructions;
   }
