@@ -1,8 +1,9 @@
-// bench/isa/isa_interpreter_bench.cpp - lane-instructions per second of the gfx900 interpreter on one core (ISA-PERF-1).
+// bench/isa/isa_interpreter_bench.cpp - lane-instructions per second of the gfx900 interpreter (ISA-PERF-1).
 //
 // isa_alu_bound: a loop of v_fma/v_mad and integer multiply-adds; isa_memory_bound:
 // vector add over 4 MiB arrays. Both dispatch through run_isa_dispatch with
-// identity translation (FlatMemory), in the calling thread.
+// identity translation (FlatMemory); the argument is the number of host workers
+// (ISA-PAR-1): 1 is the calling thread alone.
 #include <benchmark/benchmark.h>
 
 #include <cstring>
@@ -21,7 +22,7 @@ const rocref::test::CodeObject& kernels() {
 }
 
 template <typename Args>
-isa::IsaStats dispatch(const char* name, const Args& args, uint32_t grid, uint16_t wg) {
+isa::IsaStats dispatch(const char* name, const Args& args, uint32_t grid, uint16_t wg, unsigned workers) {
   FlatMemory memory;
   alignas(64) uint8_t kernarg[256] = {};
   std::memcpy(kernarg, &args, sizeof args);
@@ -34,17 +35,18 @@ isa::IsaStats dispatch(const char* name, const Args& args, uint32_t grid, uint16
   p.kernel_object = kernels().kernel_object(name);
   p.kernarg_address = kernarg;
   isa::IsaStats stats;
-  const isa::IsaDispatch d{&p, reinterpret_cast<uintptr_t>(&p), 0, 1, &memory};
+  const isa::IsaDispatch d{&p, reinterpret_cast<uintptr_t>(&p), 0, 1, &memory, nullptr, workers};
   if (p.kernel_object == 0 || isa::run_isa_dispatch(d, &stats)) stats.lane_instructions = 0;
   return stats;
 }
 
 void isa_alu_bound(benchmark::State& state) {
-  std::vector<float> out(4096);
-  struct { uint64_t out; int iters; } args{reinterpret_cast<uintptr_t>(out.data()), 256};
+  // 256 work-groups, so that 16 workers each get many (ISA-PAR-1's scaling).
+  std::vector<float> out(65536);
+  struct { uint64_t out; int iters; } args{reinterpret_cast<uintptr_t>(out.data()), 64};
   uint64_t lanes = 0;
   for (auto _ : state) {
-    const isa::IsaStats s = dispatch("alu", args, 4096, 256);
+    const isa::IsaStats s = dispatch("alu", args, 65536, 256, static_cast<unsigned>(state.range(0)));
     if (s.lane_instructions == 0) { state.SkipWithError("dispatch failed"); return; }
     lanes += s.lane_instructions;
   }
@@ -58,7 +60,7 @@ void isa_memory_bound(benchmark::State& state) {
                                           reinterpret_cast<uintptr_t>(c.data()), n};
   uint64_t lanes = 0;
   for (auto _ : state) {
-    const isa::IsaStats s = dispatch("vadd", args, n, 256);
+    const isa::IsaStats s = dispatch("vadd", args, n, 256, static_cast<unsigned>(state.range(0)));
     if (s.lane_instructions == 0) { state.SkipWithError("dispatch failed"); return; }
     lanes += s.lane_instructions;
   }
@@ -66,8 +68,8 @@ void isa_memory_bound(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * n * 12);
 }
 
-BENCHMARK(isa_alu_bound)->Unit(benchmark::kMillisecond);
-BENCHMARK(isa_memory_bound)->Unit(benchmark::kMillisecond);
+BENCHMARK(isa_alu_bound)->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(isa_memory_bound)->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

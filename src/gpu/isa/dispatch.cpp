@@ -10,6 +10,7 @@
 #include "gpu/isa/exec_context.h"
 #include "gpu/isa/kernel_descriptor.h"
 #include "gpu/isa/program_cache.h"
+#include "gpu/isa/work_group_pool.h"
 
 namespace rocref::gpu::isa {
 namespace {
@@ -138,8 +139,80 @@ bool is_isa_kernel(const hsa_kernel_dispatch_packet_t& packet, MemoryAccess& mem
   return r.descriptor.has_value();
 }
 
-std::optional<PacketFault> run_isa_dispatch(const IsaDispatch& d, IsaStats* stats_out) {
+namespace {
+
+// What every work-group of one dispatch shares (read-only while the workers run).
+struct GroupLaunch {
+  const IsaDispatch* d;
+  const KernelDescriptor* kd;
+  const DescriptorFields* f;
+  Program* program;
+  uint64_t code_va;
+  uint32_t lds_bytes, private_size, max_waves;
+  uint32_t grid[3], wg[3], groups[3];
+};
+
+// One worker's own state: a work-group's waves, LDS and scratch are never shared (ISA-PAR-1).
+struct Worker {
+  ExecContext ctx;
+  std::vector<Wave> waves;
   IsaStats stats;
+};
+
+void init_worker(Worker& w, const GroupLaunch& l) {
+  w.ctx.memory = l.d->memory;
+  w.ctx.l2 = l.d->l2;
+  w.ctx.packet_va = l.d->packet_va;
+  static_assert(sizeof *l.d->packet == sizeof w.ctx.packet);
+  std::memcpy(w.ctx.packet, l.d->packet, sizeof w.ctx.packet);
+  if (l.private_size > 0) w.ctx.scratch.assign(size_t{l.private_size} * kWaveLanes * l.max_waves, 0);
+  w.ctx.scratch_va = reinterpret_cast<uintptr_t>(w.ctx.scratch.data());
+  w.waves.resize(l.max_waves);
+}
+
+// Runs work-group `linear` (x fastest, then y, then z); false when it faulted (ctx.fault says how).
+bool run_work_group(const GroupLaunch& l, Worker& wk, uint64_t linear) {
+  const uint32_t gx = static_cast<uint32_t>(linear % l.groups[0]);
+  const uint32_t gy = static_cast<uint32_t>(linear / l.groups[0] % l.groups[1]);
+  const uint32_t gz = static_cast<uint32_t>(linear / l.groups[0] / l.groups[1]);
+  const Geometry g{{std::min(l.wg[0], l.grid[0] - gx * l.wg[0]), std::min(l.wg[1], l.grid[1] - gy * l.wg[1]),
+                    std::min(l.wg[2], l.grid[2] - gz * l.wg[2])},
+                   {gx, gy, gz}};
+  const uint32_t items = g.wg[0] * g.wg[1] * g.wg[2];
+  const unsigned nwaves = (items + kWaveLanes - 1) / kWaveLanes;
+  ExecContext& ctx = wk.ctx;
+  ctx.lds.assign(l.lds_bytes, 0);
+  for (unsigned i = 0; i < nwaves; ++i)
+    setup_wave(wk.waves[i], i, g, *l.kd, *l.f, *l.d, ctx, l.private_size, l.code_va);
+  ++wk.stats.work_groups;
+  wk.stats.waves += nwaves;
+  // ISA-BAR-1: run each wave to its next barrier or end; release the barrier when every live wave is there.
+  for (bool live = true; live;) {
+    live = false;
+    for (unsigned i = 0; i < nwaves; ++i) {
+      Wave& w = wk.waves[i];
+      if (w.state != WaveState::Running) continue;
+      if (run_wave(w, *l.program, ctx, *l.d->memory, wk.stats) == Step::Fault) return false;
+    }
+    for (unsigned i = 0; i < nwaves; ++i) {
+      if (wk.waves[i].state == WaveState::AtBarrier) {
+        wk.waves[i].state = WaveState::Running;
+        live = true;
+      }
+    }
+  }
+  return true;
+}
+
+// ISA-PAR-1: the adversarial mode replays from its seed only on one worker.
+unsigned workers_for(const IsaDispatch& d) {
+  if (d.l2 != nullptr) return 1;
+  return d.workers != 0 ? d.workers : WorkGroupPool::configured_workers();
+}
+
+}  // namespace
+
+std::optional<PacketFault> run_isa_dispatch(const IsaDispatch& d, IsaStats* stats_out) {
   const hsa_kernel_dispatch_packet_t& p = *d.packet;
   const DescriptorRead r = read_kernel_descriptor(p.kernel_object, *d.memory);
   if (!r.descriptor) return code_fault(r, p.kernel_object);
@@ -151,55 +224,49 @@ std::optional<PacketFault> run_isa_dispatch(const IsaDispatch& d, IsaStats* stat
   std::lock_guard<std::mutex> hold(program->mutex());
   program->begin_dispatch();
 
-  ExecContext ctx;
-  ctx.memory = d.memory;
-  ctx.l2 = d.l2;
-  ctx.packet_va = d.packet_va;
-  static_assert(sizeof p == sizeof ctx.packet);
-  std::memcpy(ctx.packet, &p, sizeof p);
-  const uint32_t lds_bytes = std::max(p.group_segment_size, kd.group_segment_fixed_size);
-  const uint32_t private_size = (std::max(p.private_segment_size, kd.private_segment_fixed_size) + 3) & ~3u;
   const uint32_t dims = p.setup & 3;
-  const uint32_t grid[3] = {p.grid_size_x, dims > 1 ? p.grid_size_y : 1u, dims > 2 ? p.grid_size_z : 1u};
-  const uint32_t wg[3] = {p.workgroup_size_x, dims > 1 ? p.workgroup_size_y : 1u, dims > 2 ? p.workgroup_size_z : 1u};
-  const uint32_t max_waves = (wg[0] * wg[1] * wg[2] + kWaveLanes - 1) / kWaveLanes;
-  if (private_size > 0) ctx.scratch.assign(size_t{private_size} * kWaveLanes * max_waves, 0);
-  ctx.scratch_va = reinterpret_cast<uintptr_t>(ctx.scratch.data());
+  GroupLaunch l{&d,
+                &kd,
+                &f,
+                program.get(),
+                r.code_va,
+                std::max(p.group_segment_size, kd.group_segment_fixed_size),
+                (std::max(p.private_segment_size, kd.private_segment_fixed_size) + 3) & ~3u,
+                0,
+                {p.grid_size_x, dims > 1 ? p.grid_size_y : 1u, dims > 2 ? p.grid_size_z : 1u},
+                {p.workgroup_size_x, dims > 1 ? p.workgroup_size_y : 1u, dims > 2 ? p.workgroup_size_z : 1u},
+                {}};
+  l.max_waves = (l.wg[0] * l.wg[1] * l.wg[2] + kWaveLanes - 1) / kWaveLanes;
+  for (unsigned i = 0; i < 3; ++i) l.groups[i] = (l.grid[i] + l.wg[i] - 1) / l.wg[i];
+  const uint64_t groups = uint64_t{l.groups[0]} * l.groups[1] * l.groups[2];
 
-  std::vector<Wave> waves(max_waves);
-  const uint32_t groups[3] = {(grid[0] + wg[0] - 1) / wg[0], (grid[1] + wg[1] - 1) / wg[1], (grid[2] + wg[2] - 1) / wg[2]};
+  // One worker's state per host thread that takes part.
+  const unsigned n = static_cast<unsigned>(std::min<uint64_t>(workers_for(d), std::max<uint64_t>(groups, 1)));
+  std::vector<Worker> workers(n);
+  for (Worker& w : workers) init_worker(w, l);
+  std::vector<uint64_t> failed_at(n, groups);  // per worker: the group that faulted
+  const uint64_t first_failed = WorkGroupPool::global().run(n, groups, [&](unsigned id, uint64_t group) {
+    if (run_work_group(l, workers[id], group)) return true;
+    failed_at[id] = std::min(failed_at[id], group);
+    return false;
+  });
+  IsaStats stats;
   std::optional<PacketFault> fault;
-  for (uint32_t gz = 0; gz < groups[2] && !fault; ++gz) {
-    for (uint32_t gy = 0; gy < groups[1] && !fault; ++gy) {
-      for (uint32_t gx = 0; gx < groups[0] && !fault; ++gx) {
-        Geometry g{{std::min(wg[0], grid[0] - gx * wg[0]), std::min(wg[1], grid[1] - gy * wg[1]),
-                    std::min(wg[2], grid[2] - gz * wg[2])},
-                   {gx, gy, gz}};
-        const uint32_t items = g.wg[0] * g.wg[1] * g.wg[2];
-        const unsigned nwaves = (items + kWaveLanes - 1) / kWaveLanes;
-        ctx.lds.assign(lds_bytes, 0);
-        for (unsigned i = 0; i < nwaves; ++i) setup_wave(waves[i], i, g, kd, f, d, ctx, private_size, r.code_va);
-        ++stats.work_groups;
-        stats.waves += nwaves;
-        // ISA-BAR-1: run each wave to its next barrier or end; release the barrier when every live wave is there.
-        for (bool live = true; live && !fault;) {
-          live = false;
-          for (unsigned i = 0; i < nwaves; ++i) {
-            Wave& w = waves[i];
-            if (w.state != WaveState::Running) continue;
-            if (run_wave(w, *program, ctx, *d.memory, stats) == Step::Fault) {
-              fault = ctx.fault;
-              break;
-            }
-          }
-          for (unsigned i = 0; i < nwaves; ++i) {
-            if (waves[i].state == WaveState::AtBarrier) {
-              waves[i].state = WaveState::Running;
-              live = true;
-            }
-          }
-        }
-      }
+  uint64_t last_failed = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    const IsaStats& s = workers[i].stats;
+    if (i == 0 || !isa_mutant_active(IsaMutant::ParallelStatsOfOneWorker)) {
+      stats.work_groups += s.work_groups;
+      stats.waves += s.waves;
+      stats.instructions += s.instructions;
+      stats.scalar_instructions += s.scalar_instructions;
+      stats.lane_instructions += s.lane_instructions;
+    }
+    if (failed_at[i] == groups) continue;
+    if (isa_mutant_active(IsaMutant::ParallelFaultOfLastGroup)) {
+      if (failed_at[i] >= last_failed) fault = workers[i].ctx.fault, last_failed = failed_at[i];
+    } else if (failed_at[i] == first_failed) {
+      fault = workers[i].ctx.fault;
     }
   }
   ROCREF_TRACE_EVENT(trace::Layer::Gpu, "isa dispatch",

@@ -2,7 +2,8 @@
 //
 // The packet processor calls is_isa_kernel() at launch (classification, no side
 // effects) and run_isa_dispatch() at completion. Work-groups run one after the
-// other; the waves of a work-group run round-robin, each until s_barrier or
+// other, or side by side on several host threads (work_group_pool.h, ISA-PAR-1);
+// the waves of a work-group run round-robin, each until s_barrier or
 // s_endpgm, so barriers hold as on the hardware (ISA-BAR-1). A fault or an
 // illegal instruction ends the dispatch with the PacketFault the queue's error
 // path reports (ISA-ERR-1, ISA-MEM-1); the model itself never stops.
@@ -28,6 +29,7 @@ struct IsaDispatch {
   uint64_t dispatch_id = 0;  // the packet id: the kernel's dispatch id
   MemoryAccess* memory = nullptr;
   AgentCache* l2 = nullptr;  // adversarial mode: the agent's L2 (agent_cache.h)
+  unsigned workers = 0;      // host threads for the work-groups; 0: WorkGroupPool::configured_workers()
 };
 
 struct IsaStats {

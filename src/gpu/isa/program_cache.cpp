@@ -15,15 +15,34 @@ constexpr size_t kMaxSlots = size_t{1} << 22;  // 16 MiB of code from one entry:
 }
 
 Program::Program(uint64_t entry)
-    : entry_(entry), decoded_with_mutant_(isa_mutant_active(IsaMutant::Vop2Src1AsSgpr)) {}
+    : entry_(entry),
+      chunks_(std::make_unique<std::atomic<Slot*>[]>(kMaxSlots / kChunkSlots)),
+      decoded_with_mutant_(isa_mutant_active(IsaMutant::Vop2Src1AsSgpr)) {}
 
 const Inst* Program::at(uint64_t pc, MemoryAccess& memory) {
   if (pc < entry_ || pc % 4 != 0) return nullptr;
   const uint64_t index = (pc - entry_) / 4;
   if (index >= kMaxSlots) return nullptr;
-  if (index < slots_.size() && slots_[index].dwords != 0) {
-    if (checked_[index] == epoch_) return &slots_[index];
-    const Inst& cached = slots_[index];
+  if (Slot* c = chunk(index); c != nullptr) {
+    Slot& slot = c[index % kChunkSlots];
+    if (slot.checked.load(std::memory_order_acquire) == epoch_) return &slot.inst;
+  }
+  return at_slow(pc, index, memory);
+}
+
+const Inst* Program::at_slow(uint64_t pc, uint64_t index, MemoryAccess& memory) {
+  std::lock_guard<std::mutex> lock(decode_);
+  Slot* c = chunk(index);
+  if (c == nullptr) {
+    owned_.push_back(std::make_unique<Slot[]>(kChunkSlots));
+    c = owned_.back().get();
+    chunks_[index / kChunkSlots].store(c, std::memory_order_release);
+  }
+  Slot& slot = c[index % kChunkSlots];
+  const uint32_t checked = slot.checked.load(std::memory_order_relaxed);
+  if (checked == epoch_) return &slot.inst;  // another worker got here first
+  if (checked != 0) {
+    const Inst& cached = slot.inst;
     const auto* p = static_cast<const uint32_t*>(memory.translate(pc, 4, Access::Read));
     if (p == nullptr) return nullptr;
     bool same = p[0] == cached.word0;
@@ -32,10 +51,10 @@ const Inst* Program::at(uint64_t pc, MemoryAccess& memory) {
       same = q != nullptr && q[0] == cached.word1;
     }
     if (same) {
-      checked_[index] = epoch_;
-      return &slots_[index];
+      slot.checked.store(epoch_, std::memory_order_release);
+      return &slot.inst;
     }
-    --count_;  // changed code: decode it again below
+    count_.fetch_sub(1, std::memory_order_relaxed);  // changed code: decode it again below
   }
   // Decode from pc, reading a second word only when the first says the instruction has one:
   // the hardware fetches no further, and a translation past the code would be a spurious fault.
@@ -53,16 +72,12 @@ const Inst* Program::at(uint64_t pc, MemoryAccess& memory) {
       in.dwords = 1;  // the code ends here: executing it is an illegal instruction, not a fault
     }
   }
-  if (slots_.size() <= index) {
-    slots_.resize(index + 1, Inst{Format::Invalid, 0});
-    checked_.resize(index + 1, 0);
-  }
-  slots_[index] = in;
-  checked_[index] = epoch_;
-  slots_[index].word0 = words[0];
-  if (in.dwords > 1) slots_[index].word1 = words[1];
-  ++count_;
-  return &slots_[index];
+  in.word0 = words[0];
+  if (in.dwords > 1) in.word1 = words[1];
+  slot.inst = in;
+  slot.checked.store(epoch_, std::memory_order_release);
+  count_.fetch_add(1, std::memory_order_relaxed);
+  return &slot.inst;
 }
 
 std::shared_ptr<Program> ProgramCache::get(uint64_t entry, MemoryAccess& memory) {

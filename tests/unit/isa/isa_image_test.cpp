@@ -74,7 +74,9 @@ Result launch(const char* name, const Args& args, uint32_t items) {
   std::memcpy(kernarg, &args, sizeof args);
   hsa_kernel_dispatch_packet_t p = rocref::test::one_dimension_dispatch(ko, kernarg, grid, wg);
   Result r;
-  const IsaDispatch d{&p, reinterpret_cast<uintptr_t>(&p), 0, 1, &memory};
+  // One worker: the store properties let several work-groups write one texel and expect the
+  // last in launch order to win, which only one worker promises (ISA-PAR-1 covers race-free kernels).
+  const IsaDispatch d{&p, reinterpret_cast<uintptr_t>(&p), 0, 1, &memory, nullptr, 1};
   r.fault = run_isa_dispatch(d, &r.stats);
   return r;
 }

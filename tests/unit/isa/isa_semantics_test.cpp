@@ -12,6 +12,7 @@
 
 #include <sys/mman.h>
 
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -49,7 +50,10 @@ struct Allow {
 };
 
 // Translations refused (each a page fault the real VM would report to the KFD).
-int& refused() { static int count = 0; return count; }
+std::atomic<int>& refused() {
+  static std::atomic<int> count{0};
+  return count;
+}  // counted by every worker
 
 class TestMemory final : public MemoryAccess {
  public:
