@@ -30,6 +30,7 @@ enum class HipMutant : uint32_t {
   CapturedEventForgetsLeaves,  // HIP-GRAPH-4: an event recorded in a capture keeps no leaves, so a fork depends on
                                // nothing
   ArchFlagsAsCuda,             // HIP-DEV-9: hasFunnelShift set though gfx9 has none, and AsyncEngineCount answered
+  SyncAllSkipsStreams,         // HIP-STR-10: hipFree and hipDeviceSynchronize wait for the null streams only
   kCount
 };
 
