@@ -3,16 +3,42 @@
 // Device i is the command layer's Device i, the i-th GPU agent. hipDeviceProp_t is
 // filled from the agent's HSA attributes (clr::DeviceInfo) and, where HSA has
 // no attribute, with the values ROCclr reports for gfx9 parts.
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "common/trace.h"
 #include "hip/hip_device_props.h"
+#include "hip/hip_mutant.h"
 #include "hip/hip_state.h"
 
 using rocref::hip::result;
 
 namespace rocref::hip {
+namespace {
+
+// The agent's target ID as ROCclr's isa.targetId() gives it: the ISA name after "amdgcn-amd-amdhsa--"
+// ("gfx900:xnack-").
+hsa_status_t first_isa(hsa_isa_t isa, void* data) {
+  char name[128] = {};
+  if (hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME, name) != HSA_STATUS_SUCCESS) return HSA_STATUS_SUCCESS;
+  const std::string text = name;
+  const size_t dashes = text.rfind("--");
+  *static_cast<std::string*>(data) = dashes == std::string::npos ? text : text.substr(dashes + 2);
+  return HSA_STATUS_INFO_BREAK;
+}
+
+std::string target_id(hsa_agent_t agent, const std::string& fallback) {
+  std::string id;
+  hsa_agent_iterate_isas(agent, first_isa, &id);
+  return id.empty() ? fallback : id;
+}
+
+}  // namespace
 
 hipError_t fill_properties(hipDeviceProp_t* prop, int deviceId) {
   if (prop == nullptr) return hipErrorInvalidValue;
@@ -23,7 +49,7 @@ hipError_t fill_properties(hipDeviceProp_t* prop, int deviceId) {
   const clr::DeviceInfo& info = d->info();
   std::memset(prop, 0, sizeof *prop);
   std::strncpy(prop->name, info.name.c_str(), sizeof prop->name - 1);
-  std::snprintf(prop->gcnArchName, sizeof prop->gcnArchName, "%s", info.isa_name.c_str());
+  std::snprintf(prop->gcnArchName, sizeof prop->gcnArchName, "%s", target_id(d->gpu(), info.isa_name).c_str());
   prop->totalGlobalMem = info.device_memory;
   prop->sharedMemPerBlock = info.group_segment_size;
   prop->maxSharedMemoryPerMultiProcessor = info.group_segment_size;
@@ -35,10 +61,13 @@ hipError_t fill_properties(hipDeviceProp_t* prop, int deviceId) {
     prop->maxGridSize[i] = static_cast<int>(info.max_grid_dim[i] > INT32_MAX ? INT32_MAX : info.max_grid_dim[i]);
   }
   prop->clockRate = static_cast<int>(info.max_clock_mhz * 1000);
-  prop->clockInstructionRate = kClockInstructionRateKhz;
+  // ROCclr: the timestamp counter's frequency (HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY), in kHz.
+  uint64_t timestamp_hz = 0;
+  hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &timestamp_hz);
+  prop->clockInstructionRate = timestamp_hz != 0 ? static_cast<int>(timestamp_hz / 1000) : kClockInstructionRateKhz;
   prop->memoryClockRate = kMemoryClockRateKhz;
   prop->memoryBusWidth = kMemoryBusWidthBits;
-  prop->totalConstMem = info.device_memory;
+  prop->totalConstMem = std::min<size_t>(info.device_memory, INT32_MAX);  // ROCclr clamps it to int
   prop->multiProcessorCount = static_cast<int>(info.compute_units);
   prop->l2CacheSize = kL2CacheBytes;
   prop->maxThreadsPerMultiProcessor = kMaxThreadsPerCu;
@@ -53,29 +82,42 @@ hipError_t fill_properties(hipDeviceProp_t* prop, int deviceId) {
   prop->isMultiGpuBoard = 0;
   prop->canMapHostMemory = 1;
   prop->integrated = 0;
-  prop->cooperativeLaunch = 1;
-  prop->cooperativeMultiDeviceLaunch = 1;
+  // ROCclr's cooperativeGroups_: the agent's cooperative queues (GWS); the model's gfx900 has none.
+  uint32_t cooperative = 0;
+  hsa_agent_get_info(d->gpu(), static_cast<hsa_agent_info_t>(HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES), &cooperative);
+  prop->cooperativeLaunch = prop->cooperativeMultiDeviceLaunch = cooperative != 0 ? 1 : 0;
   prop->maxTexture1DLinear = kMaxTexture1DLinear;
   prop->maxTexture1D = kMaxTexture1D;
   prop->maxTexture2D[0] = prop->maxTexture2D[1] = kMaxTexture2D;
-  prop->maxTexture3D[0] = prop->maxTexture3D[1] = prop->maxTexture3D[2] = kMaxTexture3D;
-  prop->memPitch = kMaxPitch;
+  prop->maxTexture3D[0] = prop->maxTexture3D[1] = kMaxTexture3DExtent;
+  prop->maxTexture3D[2] = kMaxTexture3DDepth;
+  prop->memPitch = std::min<size_t>(kMaxPitch, INT32_MAX);  // ROCclr: maxMemAllocSize clamped to int
+  hsa_amd_hdp_flush_t hdp{};
+  if (hsa_agent_get_info(d->gpu(), static_cast<hsa_agent_info_t>(HSA_AMD_AGENT_INFO_HDP_FLUSH), &hdp) ==
+      HSA_STATUS_SUCCESS) {
+    prop->hdpMemFlushCntl = hdp.HDP_MEM_FLUSH_CNTL;
+    prop->hdpRegFlushCntl = hdp.HDP_REG_FLUSH_CNTL;
+  }
   prop->textureAlignment = kTextureAlignment;
   prop->texturePitchAlignment = kTexturePitchAlignment;
   prop->kernelExecTimeoutEnabled = 0;
   prop->ECCEnabled = 0;
-  prop->isLargeBar = 0;
+  prop->isLargeBar = 1;  // the model's VRAM is all host-visible (ROCclr's largeBar_)
   prop->asicRevision = 0;
   prop->managedMemory = 1;
   prop->directManagedMemAccessFromHost = 0;
-  prop->concurrentManagedAccess = 0;
+  prop->concurrentManagedAccess = prop->managedMemory;  // ROCclr: both are hmmSupported_
   prop->pageableMemoryAccess = 0;
   prop->pageableMemoryAccessUsesHostPageTables = 0;
   hipDeviceArch_t& a = prop->arch;
   a.hasGlobalInt32Atomics = a.hasGlobalFloatAtomicExch = a.hasSharedInt32Atomics = a.hasSharedFloatAtomicExch = 1;
   a.hasFloatAtomicAdd = a.hasGlobalInt64Atomics = a.hasSharedInt64Atomics = a.hasDoubles = 1;
-  a.hasWarpVote = a.hasWarpBallot = a.hasWarpShuffle = a.hasFunnelShift = 1;
-  a.hasThreadFenceSystem = a.hasSyncThreadsExt = 1;
+  // HIP-DEV-9: as the device compiler's __HIP_ARCH_HAS_*__ macros for gfx9 (no funnel shift, no
+  // __syncthreads_count-style extensions, no surfaces, no dynamic parallelism).
+  a.hasWarpVote = a.hasWarpBallot = a.hasWarpShuffle = 1;
+  a.hasFunnelShift = hip_mutant_active(HipMutant::ArchFlagsAsCuda) ? 1 : 0;
+  a.hasThreadFenceSystem = 1;
+  a.hasSyncThreadsExt = 0;
   a.hasSurfaceFuncs = 0;
   a.has3dGrid = 1;
   a.hasDynamicParallelism = 0;
@@ -244,11 +286,16 @@ hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig* pConfig) {
   return hipSuccess;
 }
 
-// HIP 5.2.3 knows hipLimitMallocHeapSize only; device-side malloc has no heap in the model, so it is 0.
+// HIP 5.2.3 knows hipLimitMallocHeapSize only and answers it with the current device's global
+// memory size (HIP-DEV-9); hipLimitPrintfFifoSize and anything else is hipErrorUnsupportedLimit.
 hipError_t hipDeviceGetLimit(size_t* pValue, enum hipLimit_t limit) {
   if (pValue == nullptr) return result(hipErrorInvalidValue);
   if (limit != hipLimitMallocHeapSize) return result(hipErrorUnsupportedLimit);
-  *pValue = 0;
+  hipDeviceProp_t prop;
+  if (hipError_t e = rocref::hip::fill_properties(&prop, rocref::hip::current_device()); e != hipSuccess) {
+    return result(e);
+  }
+  *pValue = prop.totalGlobalMem;
   return hipSuccess;
 }
 

@@ -17,6 +17,9 @@ inline constexpr int kMaxTexture1DLinear = 1 << 27;
 inline constexpr int kMaxTexture1D = 16384;
 inline constexpr int kMaxTexture2D = 16384;
 inline constexpr int kMaxTexture3D = 2048;
+// What ROCclr 5.2.3 reports for gfx9 images (hipDeviceProp_t::maxTexture3D): width and height, depth.
+inline constexpr int kMaxTexture3DExtent = 16384;
+inline constexpr int kMaxTexture3DDepth = 8192;
 inline constexpr size_t kMaxPitch = size_t{1} << 31;
 inline constexpr size_t kTextureAlignment = 256;
 inline constexpr size_t kTexturePitchAlignment = 256;

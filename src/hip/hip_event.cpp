@@ -29,8 +29,11 @@ bool valid(hipEvent_t event) { return event != nullptr && rocref::hip::known_eve
 }  // namespace
 
 hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned flags) {
-  constexpr unsigned kKnown = hipEventBlockingSync | hipEventDisableTiming | hipEventInterprocess;
-  if (event == nullptr || (flags & ~kKnown) != 0) return result(hipErrorInvalidValue);
+  // HIP 5.2.3 also takes the release-scope flags, one of them at most (HIP-DEV-9); the model's markers
+  // release at system scope whichever is asked.
+  constexpr unsigned kRelease = hipEventReleaseToDevice | hipEventReleaseToSystem;
+  constexpr unsigned kKnown = hipEventBlockingSync | hipEventDisableTiming | hipEventInterprocess | kRelease;
+  if (event == nullptr || (flags & ~kKnown) != 0 || (flags & kRelease) == kRelease) return result(hipErrorInvalidValue);
   if (const auto d = rocref::hip::device(); !d) return result(d.error());
   auto* e = new ihipEvent_t();
   e->flags = flags;
@@ -46,6 +49,8 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
   if (!valid(event)) return result(hipErrorInvalidResourceHandle);
   ihipStream_t* s = rocref::hip::resolve_stream(stream);
   if (s == nullptr) return result(hipErrorInvalidResourceHandle);
+  // HIP-GRAPH-4: on a capturing stream the record is part of the capture, not a marker.
+  if (stream != nullptr && rocref::hip::capturing(s)) return result(rocref::hip::capture_event_record(s, event));
   auto vgpu = rocref::hip::shared_virtual_gpu(s);
   if (!vgpu) return result(vgpu.error());
   std::shared_ptr<rocref::clr::VirtualGpu> gpu = std::move(vgpu).value();
@@ -109,6 +114,7 @@ hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
 
 hipError_t hipEventDestroy(hipEvent_t event) {
   if (event == nullptr || !rocref::hip::unregister_event(event)) return result(hipErrorInvalidResourceHandle);
+  rocref::hip::forget_capture_event(event);
   {
     std::lock_guard lock(event->mutex);
     // No wait: a pending marker, and any stream waiting on it, hold references of their own.

@@ -56,6 +56,10 @@ bool node_of(const ihipGraph* g, const hipGraphNode* n) {
 
 hipError_t set_kernel(hipGraphNode* n, const hipKernelNodeParams* p) {
   if (p == nullptr || p->func == nullptr) return hipErrorInvalidValue;
+  // HIP 5.2.3: a grid of more than 2^32-1 work-items in a dimension.
+  const uint64_t x = uint64_t{p->gridDim.x} * p->blockDim.x, y = uint64_t{p->gridDim.y} * p->blockDim.y,
+                 z = uint64_t{p->gridDim.z} * p->blockDim.z;
+  if (x > UINT32_MAX || y > UINT32_MAX || z > UINT32_MAX) return hipErrorInvalidConfiguration;
   ihipModuleSymbol_t* f = rocref::hip::find_function(p->func);
   if (f == nullptr) return hipErrorInvalidDeviceFunction;
   if (p->kernelParams != nullptr && p->extra != nullptr) return hipErrorInvalidValue;
@@ -277,7 +281,8 @@ hipError_t hipGraphCreate(hipGraph_t* pGraph, unsigned int flags) {
 }
 
 hipError_t hipGraphDestroy(hipGraph_t graph) {
-  if (!known_graph(graph)) return result(hipErrorInvalidValue);
+  if (graph == nullptr) return result(hipErrorInvalidValue);
+  if (!known_graph(graph)) return result(hipErrorIllegalState);  // HIP 5.2.3: destroyed already
   {
     std::lock_guard lock(g_graphs_mutex);
     g_graphs.erase(graph);
@@ -308,7 +313,7 @@ hipError_t hipGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t* from,
 
 hipError_t hipGraphRemoveDependencies(hipGraph_t graph, const hipGraphNode_t* from, const hipGraphNode_t* to,
                                       size_t numDependencies) {
-  if (!known_graph(graph) || (numDependencies != 0 && (from == nullptr || to == nullptr))) {
+  if (!known_graph(graph) || from == nullptr || to == nullptr) {  // HIP 5.2.3: null arrays even for no edges
     return result(hipErrorInvalidValue);
   }
   for (size_t i = 0; i < numDependencies; ++i) {
@@ -445,7 +450,7 @@ hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t* pGraphExec, hipGraph_t g
 
 hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) {
   if (!known_exec(graphExec)) return result(hipErrorInvalidValue);
-  if (rocref::hip::resolve_stream(stream) == nullptr) return result(hipErrorInvalidHandle);
+  if (rocref::hip::resolve_stream(stream) == nullptr) return result(hipErrorInvalidValue);
   return result(run(*graphExec->graph, graphExec->order, stream));
 }
 
@@ -584,12 +589,15 @@ hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t* pGraphNode, hipGraph_t graph,
 
 hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void* dst, const void* src, size_t count,
                                          hipMemcpyKind kind) {
-  if (!known_node(node) || node->type != hipGraphNodeTypeMemcpy1D) return result(hipErrorInvalidValue);
+  if (!known_node(node) || node->type != hipGraphNodeTypeMemcpy1D || count == 0 || src == dst) {
+    return result(hipErrorInvalidValue);
+  }
   return result(set_copy1d(node, dst, src, count, kind));
 }
 
 hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraphNode_t node, void* dst, const void* src,
                                              size_t count, hipMemcpyKind kind) {
+  if (count == 0 || src == dst) return result(hipErrorInvalidValue);
   hipGraphNode* n = exec_node(hGraphExec, node);
   if (n == nullptr || n->type != hipGraphNodeTypeMemcpy1D) return result(hipErrorInvalidValue);
   return result(set_copy1d(n, dst, src, count, kind));
@@ -598,12 +606,15 @@ hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraph
 hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t* pGraphNode, hipGraph_t graph,
                                            const hipGraphNode_t* pDependencies, size_t numDependencies, void* dst,
                                            const void* symbol, size_t count, size_t offset, hipMemcpyKind kind) {
+  if (pDependencies == nullptr) return result(hipErrorInvalidValue);  // HIP 5.2.3 asks for the array even when empty
   return result(add_node(pGraphNode, graph, pDependencies, numDependencies, hipGraphNodeTypeMemcpyFromSymbol,
                          [&](hipGraphNode* n) { return set_symbol_copy(n, dst, symbol, count, offset, kind, false); }));
 }
 
 hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void* dst, const void* symbol, size_t count,
                                                  size_t offset, hipMemcpyKind kind) {
+  if (symbol == nullptr) return result(hipErrorInvalidSymbol);
+  if (count == 0 || symbol == dst) return result(hipErrorInvalidValue);
   if (!known_node(node) || node->type != hipGraphNodeTypeMemcpyFromSymbol) return result(hipErrorInvalidValue);
   return result(set_symbol_copy(node, dst, symbol, count, offset, kind, false));
 }
@@ -611,6 +622,8 @@ hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void* dst,
 hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node, void* dst,
                                                      const void* symbol, size_t count, size_t offset,
                                                      hipMemcpyKind kind) {
+  if (symbol == nullptr) return result(hipErrorInvalidSymbol);
+  if (count == 0 || symbol == dst) return result(hipErrorInvalidValue);
   hipGraphNode* n = exec_node(hGraphExec, node);
   if (n == nullptr || n->type != hipGraphNodeTypeMemcpyFromSymbol) return result(hipErrorInvalidValue);
   return result(set_symbol_copy(n, dst, symbol, count, offset, kind, false));
@@ -628,12 +641,16 @@ hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t* pGraphNode, hipGraph_t 
 
 hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void* symbol, const void* src, size_t count,
                                                size_t offset, hipMemcpyKind kind) {
+  if (symbol == nullptr) return result(hipErrorInvalidSymbol);
+  if (count == 0 || symbol == src) return result(hipErrorInvalidValue);
   if (!known_node(node) || node->type != hipGraphNodeTypeMemcpyToSymbol) return result(hipErrorInvalidValue);
   return result(set_symbol_copy(node, const_cast<void*>(src), symbol, count, offset, kind, true));
 }
 
 hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node, const void* symbol,
                                                    const void* src, size_t count, size_t offset, hipMemcpyKind kind) {
+  if (symbol == nullptr) return result(hipErrorInvalidSymbol);
+  if (count == 0 || symbol == src) return result(hipErrorInvalidValue);
   hipGraphNode* n = exec_node(hGraphExec, node);
   if (n == nullptr || n->type != hipGraphNodeTypeMemcpyToSymbol) return result(hipErrorInvalidValue);
   return result(set_symbol_copy(n, const_cast<void*>(src), symbol, count, offset, kind, true));
@@ -642,6 +659,7 @@ hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hi
 // Memset nodes.
 hipError_t hipGraphAddMemsetNode(hipGraphNode_t* pGraphNode, hipGraph_t graph, const hipGraphNode_t* pDependencies,
                                  size_t numDependencies, const hipMemsetParams* pMemsetParams) {
+  if (pMemsetParams != nullptr && pMemsetParams->height == 0) return result(hipErrorInvalidValue);  // HIP 5.2.3
   return result(add_node(pGraphNode, graph, pDependencies, numDependencies, hipGraphNodeTypeMemset,
                          [&](hipGraphNode* n) { return set_memset(n, pMemsetParams); }));
 }
@@ -685,7 +703,8 @@ hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams* pNo
 }
 
 hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParams* pNodeParams) {
-  if (!known_node(node) || node->type != hipGraphNodeTypeHost || pNodeParams == nullptr || pNodeParams->fn == nullptr) {
+  if (!known_node(node) || node->type != hipGraphNodeTypeHost || pNodeParams == nullptr || pNodeParams->fn == nullptr ||
+      pNodeParams->userData == nullptr) {
     return result(hipErrorInvalidValue);
   }
   node->host = *pNodeParams;
@@ -695,7 +714,8 @@ hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParam
 hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
                                          const hipHostNodeParams* pNodeParams) {
   hipGraphNode* n = exec_node(hGraphExec, node);
-  if (n == nullptr || n->type != hipGraphNodeTypeHost || pNodeParams == nullptr || pNodeParams->fn == nullptr) {
+  if (n == nullptr || n->type != hipGraphNodeTypeHost || pNodeParams == nullptr || pNodeParams->fn == nullptr ||
+      pNodeParams->userData == nullptr) {
     return result(hipErrorInvalidValue);
   }
   n->host = *pNodeParams;
@@ -720,6 +740,8 @@ hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t* pGrap
 }
 
 hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, hipGraph_t childGraph) {
+  if (!known_exec(hGraphExec) || node == nullptr || !known_graph(childGraph)) return result(hipErrorInvalidValue);
+  if (known_node(node) && childGraph == node->graph) return result(hipErrorUnknown);  // HIP 5.2.3: its own graph
   hipGraphNode* n = exec_node(hGraphExec, node);
   if (n == nullptr || n->type != hipGraphNodeTypeGraph || !known_graph(childGraph)) return result(hipErrorInvalidValue);
   if (childGraph->nodes.size() != n->child->nodes.size()) return result(hipErrorInvalidValue);  // same topology only

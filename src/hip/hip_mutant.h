@@ -24,9 +24,13 @@ enum class HipMutant : uint32_t {
   SymbolSeparateCopy,   // HIP-SYM-1: a hipcc __device__ variable gets a device copy, not the variable in the
                         // loaded image
   // Per-thread launch fast paths (hip_state.cpp, hip_launch.cpp):
-  CurrentDeviceCacheUnkeyed,  // HIP-DEV-8: the cached current device and null stream are used after hipSetDevice
-  MadeGpuIgnoresCapture,      // HIP-GRAPH-3: a stream's published virtual GPU is used while it captures
-  LaunchTargetUnversioned,    // HIP-LNC-5: the cached launch target outlives hipFuncSetAttribute's new limits
+  CurrentDeviceCacheUnkeyed,   // HIP-DEV-8: the cached current device and null stream are used after hipSetDevice
+  MadeGpuIgnoresCapture,       // HIP-GRAPH-3: a stream's published virtual GPU is used while it captures
+  LaunchTargetUnversioned,     // HIP-LNC-5: the cached launch target outlives hipFuncSetAttribute's new limits
+  CapturedEventForgetsLeaves,  // HIP-GRAPH-4: an event recorded in a capture keeps no leaves, so a fork depends on
+                               // nothing
+  ArchFlagsAsCuda,             // HIP-DEV-9: hasFunnelShift set though gfx9 has none, and AsyncEngineCount answered
+  SyncAllSkipsStreams,         // HIP-STR-10: hipFree and hipDeviceSynchronize wait for the null streams only
   kCount
 };
 

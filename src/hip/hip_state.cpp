@@ -35,6 +35,12 @@ class HandleSet {
     std::lock_guard lock(mutex_);
     return {handles_.begin(), handles_.end()};
   }
+  // Calls f on each live handle with the set locked: a handle cannot be erased, so not destroyed, meanwhile.
+  template <typename F>
+  void for_each(F f) const {
+    std::lock_guard lock(mutex_);
+    for (T* handle : handles_) f(handle);
+  }
 
  private:
   mutable clr::Monitor mutex_;  // every launch asks: one atomic instruction each way while free
@@ -219,14 +225,18 @@ bool unregister_event(ihipEvent_t* event) { return g_events.erase(event); }
 bool known_event(ihipEvent_t* event) { return g_events.contains(event); }
 
 hipError_t synchronize_all() {
-  std::vector<ihipStream_t*> streams = g_streams.snapshot();
-  const std::vector<ihipStream_t*> defaults = default_streams();
-  streams.insert(streams.begin(), defaults.begin(), defaults.end());
+  // HIP-STR-10: the virtual GPUs are collected as references while no stream can be destroyed, then
+  // waited on without any lock, so another thread may destroy its stream (or make its virtual GPU)
+  // meanwhile. A stream's gpu is written once, before made_gpu is published, and never again.
+  std::vector<std::shared_ptr<clr::VirtualGpu>> gpus;
+  auto collect = [&gpus](ihipStream_t* s) {
+    if (s->made_gpu.load(std::memory_order_acquire) != nullptr) gpus.push_back(s->gpu);
+  };
+  for (ihipStream_t* s : default_streams()) collect(s);
+  if (!hip_mutant_active(HipMutant::SyncAllSkipsStreams)) g_streams.for_each(collect);
   hipError_t first = hipSuccess;
-  for (ihipStream_t* s : streams) {
-    std::lock_guard lock(s->mutex);
-    if (!s->gpu) continue;
-    const hipError_t e = from_hsa(s->gpu->synchronize());
+  for (const auto& gpu : gpus) {
+    const hipError_t e = from_hsa(gpu->synchronize());
     if (first == hipSuccess) first = e;
   }
   return first;

@@ -42,6 +42,10 @@ struct ihipEvent_t {
   hsa_signal_t signal{0};
   bool recorded = false;
   std::shared_ptr<rocref::clr::VirtualGpu> gpu;  // the stream of the latest record
+  // Recorded on a capturing stream (HIP-GRAPH-4), under the capture lock: that stream, while its
+  // capture lasts, and its leaves at the record.
+  ihipStream_t* capture_stream = nullptr;
+  std::vector<hipGraphNode_t> capture_nodes;
 };
 
 namespace rocref::hip {

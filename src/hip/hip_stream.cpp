@@ -27,6 +27,7 @@ hipError_t hipStreamCreate(hipStream_t* stream) { return hipStreamCreateWithFlag
 hipError_t hipStreamDestroy(hipStream_t stream) {
   ROCREF_TRACE_SPAN(rocref::trace::Layer::Hip, "hipStreamDestroy", "");
   if (stream == nullptr || !rocref::hip::unregister_stream(stream)) return result(hipErrorInvalidResourceHandle);
+  rocref::hip::forget_capture_stream(stream);
   delete stream;  // the virtual GPU waits for its work, then destroys its queue
   return hipSuccess;
 }
@@ -53,6 +54,12 @@ hipError_t hipStreamQuery(hipStream_t stream) {
 
 hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) {
   ROCREF_TRACE_SPAN(rocref::trace::Layer::Hip, "hipStreamWaitEvent", "");
+  // HIP-GRAPH-4: an event recorded in a capture joins the waiting stream to it (checked first, as HIP 5.2.3).
+  if (event != nullptr && rocref::hip::known_event(event) && rocref::hip::event_in_capture(event)) {
+    ihipStream_t* s = rocref::hip::resolve_stream(stream);
+    if (s == nullptr) return result(hipErrorInvalidValue);
+    return result(rocref::hip::capture_wait_event(s, stream == nullptr, event));
+  }
   if (flags != 0) return result(hipErrorInvalidValue);
   ihipStream_t* s = rocref::hip::resolve_stream(stream);
   if (s == nullptr || event == nullptr || !rocref::hip::known_event(event)) {

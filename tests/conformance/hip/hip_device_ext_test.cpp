@@ -1,4 +1,5 @@
-// tests/conformance/hip/hip_device_ext_test.cpp - attributes, identity, limits, contexts, error names (HIP-DEV-5..7, HIP-CTX-1, HIP-ERR-4).
+// tests/conformance/hip/hip_device_ext_test.cpp - attributes, identity, limits, contexts, error names (HIP-DEV-5..7,
+// HIP-DEV-9, HIP-CTX-1, HIP-ERR-4).
 #include <cstring>
 #include <string>
 
@@ -88,6 +89,103 @@ TEST(HipDevice, HIP_DEV_6_IdentityNameMemoryAndPciBusId) {
   EXPECT_HIP(hipErrorInvalidDevice, hipDeviceTotalMem(&total, 99));
   hipGetLastError();
 }
+
+#if HIP_SUITE_AMD_API
+// hipDeviceArch_t in declaration order, as the gfx9 device compiler's __HIP_ARCH_HAS_*__ macros
+// give them (amd_hip_runtime.h, device pass): no funnel shift, no __syncthreads extensions, no
+// surface functions, no dynamic parallelism.
+constexpr int kGfx9Arch[17] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 1, 0};
+
+void arch_of(const hipDeviceArch_t& a, int* out) {
+  const int flags[17] = {a.hasGlobalInt32Atomics, a.hasGlobalFloatAtomicExch,
+                         a.hasSharedInt32Atomics, a.hasSharedFloatAtomicExch,
+                         a.hasFloatAtomicAdd,     a.hasGlobalInt64Atomics,
+                         a.hasSharedInt64Atomics, a.hasDoubles,
+                         a.hasWarpVote,           a.hasWarpBallot,
+                         a.hasWarpShuffle,        a.hasFunnelShift,
+                         a.hasThreadFenceSystem,  a.hasSyncThreadsExt,
+                         a.hasSurfaceFuncs,       a.has3dGrid,
+                         a.hasDynamicParallelism};
+  std::memcpy(out, flags, sizeof flags);
+}
+
+#if !defined(ROCREF_HIP_HOST_KERNELS)
+// Built by hipcc: the device pass's own macros, read back from the GPU.
+__global__ void arch_macros(int* out) {
+  const int m[17] = {__HIP_ARCH_HAS_GLOBAL_INT32_ATOMICS__,
+                     __HIP_ARCH_HAS_GLOBAL_FLOAT_ATOMIC_EXCH__,
+                     __HIP_ARCH_HAS_SHARED_INT32_ATOMICS__,
+                     __HIP_ARCH_HAS_SHARED_FLOAT_ATOMIC_EXCH__,
+                     __HIP_ARCH_HAS_FLOAT_ATOMIC_ADD__,
+                     __HIP_ARCH_HAS_GLOBAL_INT64_ATOMICS__,
+                     __HIP_ARCH_HAS_SHARED_INT64_ATOMICS__,
+                     __HIP_ARCH_HAS_DOUBLES__,
+                     __HIP_ARCH_HAS_WARP_VOTE__,
+                     __HIP_ARCH_HAS_WARP_BALLOT__,
+                     __HIP_ARCH_HAS_WARP_SHUFFLE__,
+                     __HIP_ARCH_HAS_WARP_FUNNEL_SHIFT__,
+                     __HIP_ARCH_HAS_THREAD_FENCE_SYSTEM__,
+                     __HIP_ARCH_HAS_SYNC_THREAD_EXT__,
+                     __HIP_ARCH_HAS_SURFACE_FUNCS__,
+                     __HIP_ARCH_HAS_3DGRID__,
+                     __HIP_ARCH_HAS_DYNAMIC_PARALLEL__};
+  for (int i = 0; i < 17; ++i) out[i] = m[i];
+}
+#endif
+
+TEST(HipDevice, HIP_DEV_9_LimitsFlagsAndArchAsHip523) {
+  HIP_CLAUSE("HIP-DEV-9");
+  hipDeviceProp_t p;
+  ASSERT_HIP_OK(hipGetDeviceProperties(&p, 0));
+  // The heap limit is the device's global memory; the printf FIFO has no limit in HIP 5.2.3.
+  size_t limit = 0;
+  ASSERT_HIP_OK(hipDeviceGetLimit(&limit, hipLimitMallocHeapSize));
+  EXPECT_EQ(limit, p.totalGlobalMem);
+  EXPECT_HIP(hipErrorUnsupportedLimit, hipDeviceGetLimit(&limit, hipLimitPrintfFifoSize));
+  EXPECT_HIP(hipErrorUnsupportedLimit, hipDeviceGetLimit(&limit, static_cast<hipLimit_t>(0)));
+  // Sizes the attributes give as int are clamped in the properties too.
+  int value = -1;
+  ASSERT_HIP_OK(hipDeviceGetAttribute(&value, hipDeviceAttributeTotalConstantMemory, 0));
+  EXPECT_EQ(static_cast<size_t>(value), p.totalConstMem);
+  ASSERT_HIP_OK(hipDeviceGetAttribute(&value, hipDeviceAttributeMaxPitch, 0));
+  EXPECT_EQ(static_cast<size_t>(value), p.memPitch);
+  ASSERT_HIP_OK(hipDeviceGetAttribute(&value, hipDeviceAttributeMemoryPoolsSupported, 0));
+  EXPECT_EQ(value, 0);
+  // hipamd 5.2.3 does not list these attributes: hipErrorInvalidValue.
+  for (hipDeviceAttribute_t a : {hipDeviceAttributeAsyncEngineCount, hipDeviceAttributeClockInstructionRate,
+                                 hipDeviceAttributeGcnArch, hipDeviceAttributeIsLargeBar,
+                                 hipDeviceAttributeMaxBlocksPerMultiProcessor, hipDeviceAttributeUnifiedAddressing}) {
+    EXPECT_HIP(hipErrorInvalidValue, hipDeviceGetAttribute(&value, a, 0)) << "attribute " << a;
+  }
+  // Event flags: either release scope, not both, and nothing unknown.
+  for (unsigned flags : {unsigned{hipEventReleaseToDevice}, unsigned{hipEventReleaseToSystem},
+                         unsigned{hipEventDisableTiming | hipEventReleaseToDevice}}) {
+    hipEvent_t e = nullptr;
+    ASSERT_HIP_OK(hipEventCreateWithFlags(&e, flags)) << std::hex << flags;
+    ASSERT_HIP_OK(hipEventDestroy(e));
+  }
+  hipEvent_t e = nullptr;
+  EXPECT_HIP(hipErrorInvalidValue, hipEventCreateWithFlags(&e, hipEventReleaseToDevice | hipEventReleaseToSystem));
+  EXPECT_HIP(hipErrorInvalidValue, hipEventCreateWithFlags(&e, 0x20000000u));
+  EXPECT_HIP(hipErrorInvalidValue, hipEventCreateWithFlags(nullptr, 0));
+  // The arch flags say what the device compiler says for the target.
+  int reported[17];
+  arch_of(p.arch, reported);
+  if (std::strncmp(p.gcnArchName, "gfx9", 4) == 0) {
+    for (int i = 0; i < 17; ++i) EXPECT_EQ(reported[i], kGfx9Arch[i]) << "hipDeviceArch_t flag " << i;
+  }
+#if !defined(ROCREF_HIP_HOST_KERNELS)
+  int* d = nullptr;
+  ASSERT_HIP_OK(hipMalloc(reinterpret_cast<void**>(&d), 17 * sizeof(int)));
+  hipLaunchKernelGGL(arch_macros, dim3(1), dim3(1), 0, 0, d);
+  int macros[17] = {};
+  ASSERT_HIP_OK(hipMemcpy(macros, d, sizeof macros, hipMemcpyDeviceToHost));
+  for (int i = 0; i < 17; ++i) EXPECT_EQ(reported[i], macros[i]) << "hipDeviceArch_t flag " << i;
+  ASSERT_HIP_OK(hipFree(d));
+#endif
+  hipGetLastError();
+}
+#endif  // HIP_SUITE_AMD_API
 
 TEST(HipDevice, HIP_DEV_7_ConfigurationsAndFlags) {
   HIP_CLAUSE("HIP-DEV-7");

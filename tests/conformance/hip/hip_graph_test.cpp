@@ -1,4 +1,6 @@
-// tests/conformance/hip/hip_graph_test.cpp - graphs: build, instantiate, launch, update, clone, stream capture (HIP-GRAPH-1..3).
+// tests/conformance/hip/hip_graph_test.cpp - graphs: build, instantiate, launch, update, clone, capture
+// (HIP-GRAPH-1..4).
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -204,6 +206,162 @@ TEST(HipGraph, HIP_GRAPH_3_StreamCaptureRecordsWork) {
   EXPECT_HIP(hipErrorStreamCaptureInvalidated, hipStreamEndCapture(stream, &graph));
   EXPECT_EQ(graph, nullptr);
   ASSERT_HIP_OK(hipStreamDestroy(stream));
+  ASSERT_HIP_OK(hipFree(d));
+  hipGetLastError();
+}
+
+size_t node_count(hipGraphNode_t node, bool dependencies) {
+  size_t count = 0;
+  const hipError_t e = dependencies ? hipGraphNodeGetDependencies(node, nullptr, &count)
+                                    : hipGraphNodeGetDependentNodes(node, nullptr, &count);
+  return e == hipSuccess ? count : 99;
+}
+
+TEST(HipGraph, HIP_GRAPH_4_EventsForkAndJoinCapturingStreams) {
+  HIP_CLAUSE("HIP-GRAPH-4");
+  constexpr size_t bytes = 256;
+  unsigned char *a = nullptr, *b = nullptr;
+  ASSERT_HIP_OK(hipMalloc(reinterpret_cast<void**>(&a), bytes));
+  ASSERT_HIP_OK(hipMalloc(reinterpret_cast<void**>(&b), bytes));
+  std::vector<unsigned char> back_a(bytes, 0), back_b(bytes, 0);
+  hipStream_t s1 = nullptr, s2 = nullptr;
+  ASSERT_HIP_OK(hipStreamCreate(&s1));
+  ASSERT_HIP_OK(hipStreamCreate(&s2));
+  hipEvent_t fork = nullptr, join = nullptr;
+  ASSERT_HIP_OK(hipEventCreate(&fork));
+  ASSERT_HIP_OK(hipEventCreate(&join));
+  ASSERT_HIP_OK(hipStreamBeginCapture(s1, hipStreamCaptureModeGlobal));
+  ASSERT_HIP_OK(hipMemsetAsync(a, 1, bytes, s1));
+  // Recording an event in a capture is captured, not refused; waiting on it joins s2 to the capture.
+  ASSERT_HIP_OK(hipEventRecord(fork, s1));
+  ASSERT_HIP_OK(hipStreamWaitEvent(s2, fork, 0));
+  hipStreamCaptureStatus status = hipStreamCaptureStatusNone;
+  ASSERT_HIP_OK(hipStreamIsCapturing(s2, &status));
+  EXPECT_EQ(status, hipStreamCaptureStatusActive);
+  ASSERT_HIP_OK(hipMemsetAsync(b, 2, bytes, s2));
+  ASSERT_HIP_OK(hipEventRecord(join, s2));
+  ASSERT_HIP_OK(hipStreamWaitEvent(s1, join, 0));
+  ASSERT_HIP_OK(hipMemcpyAsync(back_a.data(), a, bytes, hipMemcpyDeviceToHost, s1));
+  ASSERT_HIP_OK(hipMemcpyAsync(back_b.data(), b, bytes, hipMemcpyDeviceToHost, s1));
+  hipGraph_t graph = nullptr;
+  ASSERT_HIP_OK(hipStreamEndCapture(s1, &graph));
+  ASSERT_NE(graph, nullptr);
+  // memset a -> memset b (s2, after the fork) -> copy a (after the join) -> copy b.
+  size_t count = 0;
+  ASSERT_HIP_OK(hipGraphGetNodes(graph, nullptr, &count));
+  ASSERT_EQ(count, 4u);
+  std::vector<hipGraphNode_t> nodes(count);
+  ASSERT_HIP_OK(hipGraphGetNodes(graph, nodes.data(), &count));
+  size_t roots = 0;
+  ASSERT_HIP_OK(hipGraphGetRootNodes(graph, nullptr, &roots));
+  EXPECT_EQ(roots, 1u);
+  std::vector<size_t> in, out;
+  for (hipGraphNode_t n : nodes) {
+    in.push_back(node_count(n, true));
+    out.push_back(node_count(n, false));
+  }
+  // The memset of a feeds both streams; the copy after the join waits for both memsets.
+  EXPECT_EQ(std::count(in.begin(), in.end(), 2u), 1);
+  EXPECT_EQ(std::count(out.begin(), out.end(), 2u), 1);
+  ASSERT_HIP_OK(hipGraphGetEdges(graph, nullptr, nullptr, &count));
+  EXPECT_EQ(count, 4u);
+  hipGraphExec_t exec = nullptr;
+  ASSERT_HIP_OK(hipGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
+  ASSERT_HIP_OK(hipGraphLaunch(exec, s1));
+  ASSERT_HIP_OK(hipStreamSynchronize(s1));
+  EXPECT_EQ(back_a, std::vector<unsigned char>(bytes, 1));
+  EXPECT_EQ(back_b, std::vector<unsigned char>(bytes, 2));
+  ASSERT_HIP_OK(hipGraphExecDestroy(exec));
+  ASSERT_HIP_OK(hipGraphDestroy(graph));
+
+  // A fork that never joins: hipStreamEndCapture is hipErrorStreamCaptureUnjoined.
+  hipStream_t s3 = nullptr, s4 = nullptr;
+  ASSERT_HIP_OK(hipStreamCreate(&s3));
+  ASSERT_HIP_OK(hipStreamCreate(&s4));
+  ASSERT_HIP_OK(hipStreamBeginCapture(s3, hipStreamCaptureModeGlobal));
+  ASSERT_HIP_OK(hipMemsetAsync(a, 3, bytes, s3));
+  ASSERT_HIP_OK(hipEventRecord(fork, s3));
+  ASSERT_HIP_OK(hipStreamWaitEvent(s4, fork, 0));
+  ASSERT_HIP_OK(hipMemsetAsync(b, 4, bytes, s4));
+  ASSERT_HIP_OK(hipMemsetAsync(a, 5, bytes, s3));
+  EXPECT_HIP(hipErrorStreamCaptureUnjoined, hipStreamEndCapture(s3, &graph));
+  hipGetLastError();
+  ASSERT_HIP_OK(hipStreamDestroy(s4));
+  ASSERT_HIP_OK(hipStreamDestroy(s3));
+  ASSERT_HIP_OK(hipStreamDestroy(s2));
+  ASSERT_HIP_OK(hipStreamDestroy(s1));
+  ASSERT_HIP_OK(hipEventDestroy(fork));
+  ASSERT_HIP_OK(hipEventDestroy(join));
+  ASSERT_HIP_OK(hipFree(a));
+  ASSERT_HIP_OK(hipFree(b));
+}
+
+void nothing(void*) {}
+
+TEST(HipGraph, HIP_GRAPH_4_ArgumentChecksAsHip523) {
+  HIP_CLAUSE("HIP-GRAPH-4");
+  int* d = nullptr;
+  ASSERT_HIP_OK(hipMalloc(reinterpret_cast<void**>(&d), 256));
+  std::vector<int> host(64, 0);
+  hipGraph_t graph = nullptr, child = nullptr, gone = nullptr;
+  ASSERT_HIP_OK(hipGraphCreate(&graph, 0));
+  ASSERT_HIP_OK(hipGraphCreate(&child, 0));
+  hipGraphNode_t copy = nullptr, host_node = nullptr, memset_node = nullptr, child_node = nullptr;
+  ASSERT_HIP_OK(hipGraphAddMemcpyNode1D(&copy, graph, nullptr, 0, d, host.data(), 256, hipMemcpyHostToDevice));
+  EXPECT_HIP(hipErrorInvalidValue, hipGraphMemcpyNodeSetParams1D(copy, d, host.data(), 0, hipMemcpyHostToDevice));
+  EXPECT_HIP(hipErrorInvalidValue, hipGraphMemcpyNodeSetParams1D(copy, d, d, 256, hipMemcpyDeviceToDevice));
+  hipMemsetParams m = {};
+  m.dst = d;
+  m.elementSize = 4;
+  m.width = 64;
+  m.height = 0;
+  EXPECT_HIP(hipErrorInvalidValue, hipGraphAddMemsetNode(&memset_node, graph, nullptr, 0, &m));
+  m.height = 1;
+  ASSERT_HIP_OK(hipGraphAddMemsetNode(&memset_node, graph, &copy, 1, &m));
+  int data = 0;
+  hipHostNodeParams h = {nothing, &data};
+  ASSERT_HIP_OK(hipGraphAddHostNode(&host_node, graph, &memset_node, 1, &h));
+  h.userData = nullptr;
+  EXPECT_HIP(hipErrorInvalidValue, hipGraphHostNodeSetParams(host_node, &h));
+  EXPECT_HIP(hipErrorInvalidValue, hipGraphRemoveDependencies(graph, nullptr, nullptr, 0));
+  ASSERT_HIP_OK(hipGraphAddChildGraphNode(&child_node, graph, nullptr, 0, child));
+  hipGraphExec_t exec = nullptr;
+  ASSERT_HIP_OK(hipGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
+  // A child graph node cannot take the graph it belongs to.
+  EXPECT_HIP(hipErrorUnknown, hipGraphExecChildGraphNodeSetParams(exec, child_node, graph));
+  ASSERT_HIP_OK(hipGraphExecDestroy(exec));
+  // A graph destroyed already is an illegal state, not an invalid value.
+  ASSERT_HIP_OK(hipGraphCreate(&gone, 0));
+  ASSERT_HIP_OK(hipGraphDestroy(gone));
+  EXPECT_HIP(hipErrorIllegalState, hipGraphDestroy(gone));
+  EXPECT_HIP(hipErrorInvalidValue, hipGraphDestroy(nullptr));
+
+  // Capture queries on the legacy null stream and bad arguments.
+  hipStreamCaptureStatus status = hipStreamCaptureStatusActive;
+  ASSERT_HIP_OK(hipStreamIsCapturing(nullptr, &status));
+  EXPECT_EQ(status, hipStreamCaptureStatusNone);
+  unsigned long long id = 0;
+  EXPECT_HIP(hipErrorUnknown, hipStreamGetCaptureInfo(nullptr, &status, &id));
+  EXPECT_HIP(hipErrorInvalidValue, hipStreamEndCapture(nullptr, &graph));
+  hipStream_t s = nullptr;
+  ASSERT_HIP_OK(hipStreamCreate(&s));
+  hipEvent_t e = nullptr;
+  ASSERT_HIP_OK(hipEventCreate(&e));
+  ASSERT_HIP_OK(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));
+  EXPECT_HIP(hipErrorInvalidHandle, hipEventRecord(nullptr, s));
+  ASSERT_HIP_OK(hipEventRecord(e, s));
+  // The legacy null stream cannot join a capture.
+  EXPECT_HIP(hipErrorInvalidValue, hipStreamWaitEvent(nullptr, e, 0));
+  // Flags other than add and set change nothing and succeed.
+  EXPECT_HIP(hipSuccess, hipStreamUpdateCaptureDependencies(s, nullptr, 0, 7));
+  hipGraph_t captured = nullptr;
+  ASSERT_HIP_OK(hipStreamEndCapture(s, &captured));
+  ASSERT_NE(captured, nullptr);
+  ASSERT_HIP_OK(hipGraphDestroy(captured));
+  ASSERT_HIP_OK(hipEventDestroy(e));
+  ASSERT_HIP_OK(hipStreamDestroy(s));
+  ASSERT_HIP_OK(hipGraphDestroy(graph));
+  ASSERT_HIP_OK(hipGraphDestroy(child));
   ASSERT_HIP_OK(hipFree(d));
   hipGetLastError();
 }

@@ -95,6 +95,71 @@ std::set<std::string> exported_names(const std::string& library, const std::stri
   return names;
 }
 
+// objdump -T lines: address, flags, section, size, version, name (a non-default version in parentheses).
+std::map<std::string, std::string> symbol_versions(const std::string& library) {
+  std::map<std::string, std::string> versions;
+  const std::string command = "objdump -T '" + library + "'";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return versions;
+  char buffer[4096];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) {
+    const std::string line = buffer;
+    if (line.find("*UND*") != std::string::npos ||
+        line.find(" DF ") == std::string::npos && line.find(" DO ") == std::string::npos) {
+      continue;
+    }
+    std::istringstream fields(line);
+    std::vector<std::string> tokens;
+    for (std::string t; fields >> t;) tokens.push_back(t);
+    if (tokens.size() < 6) continue;
+    std::string version = tokens[tokens.size() - 2];
+    if (version.size() > 2 && version.front() == '(') version = version.substr(1, version.size() - 2);
+    const bool size_column = version.size() == 16 && version.find_first_not_of("0123456789abcdef") == std::string::npos;
+    if (version == "Base" || size_column) version.clear();  // no version node
+    versions[tokens.back()] = version;
+  }
+  pclose(pipe);
+  return versions;
+}
+
+// readelf -V's version definitions: "Name: hip_4.3" then "Parent 1: hip_4.2" lines.
+std::map<std::string, std::string> version_nodes(const std::string& library) {
+  std::map<std::string, std::string> nodes;
+  const std::string command = "readelf -V -W '" + library + "'";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return nodes;
+  char buffer[4096];
+  std::string last;
+  bool definitions = false;
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) {
+    const std::string line = buffer;
+    if (line.find("Version definition section") != std::string::npos) definitions = true;
+    if (line.find("Version needs section") != std::string::npos) definitions = false;
+    if (!definitions) continue;
+    const bool base = line.find("Flags: BASE") != std::string::npos;
+    if (size_t at = line.find("Name: "); at != std::string::npos && !base) {
+      std::istringstream(line.substr(at + 6)) >> last;
+      nodes[last] = "";
+    } else if (size_t p = line.find("Parent 1: "); p != std::string::npos && !last.empty()) {
+      std::istringstream(line.substr(p + 10)) >> nodes[last];
+    }
+  }
+  pclose(pipe);
+  return nodes;
+}
+
+std::set<std::string> version_differences(const std::map<std::string, std::string>& ours,
+                                          const std::map<std::string, std::string>& theirs) {
+  std::set<std::string> differences;
+  for (const auto& [name, version] : ours) {
+    auto it = theirs.find(name);
+    if (it != theirs.end() && it->second != version) {
+      differences.insert(name + ": " + (version.empty() ? "(none)" : version) + " vs " + it->second);
+    }
+  }
+  return differences;
+}
+
 // The first column of the table under "## Not supported" in spec/hip.md.
 std::set<std::string> spec_not_supported(const std::string& spec) {
   std::set<std::string> names;

@@ -2,9 +2,12 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <hip/hip_runtime.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <string>
 
 #include "hip_abi.h"
 
@@ -57,6 +60,59 @@ TEST(HipAbi, HIP_ABI_3_NotSupportedListMatchesTheSpec) {
   // And each listed function really answers hipErrorNotSupported.
   EXPECT_EQ(hipErrorNotSupported, hipIpcCloseMemHandle(nullptr));
   EXPECT_EQ(hipErrorNotSupported, hipGetLastError());
+}
+
+// HIP-ABI-4: the version nodes of Debian's libamdhip64.so.5 and the node of every symbol both export.
+constexpr const char* kDebianHip = "/usr/lib/x86_64-linux-gnu/libamdhip64.so.5";
+
+TEST(HipAbi, HIP_ABI_4_SymbolsCarryHipsVersionNodes) {
+  if (access(kDebianHip, R_OK) != 0) GTEST_SKIP() << "Debian's libamdhip64-5 is not installed";
+  const auto theirs = symbol_versions(kDebianHip);
+  const auto ours = symbol_versions(ROCREF_HIP_LIBRARY);
+  ASSERT_GE(theirs.size(), 400u);
+  size_t shared = 0;
+  for (const auto& [name, version] : ours) {
+    if (theirs.count(name) == 1) ++shared;
+    if (name.rfind("hip", 0) == 0 || name.rfind("__hip", 0) == 0) {
+      EXPECT_FALSE(version.empty()) << name << " is exported without a version";
+    }
+  }
+  EXPECT_GE(shared, 300u);
+  for (const std::string& d : version_differences(ours, theirs)) ADD_FAILURE() << "version differs: " << d;
+  // The nodes and their inheritance: hip_4.2 <- hip_4.3 <- ... <- hip_5.2.
+  const auto nodes = version_nodes(ROCREF_HIP_LIBRARY);
+  EXPECT_EQ(nodes, version_nodes(kDebianHip));
+  EXPECT_EQ(nodes.count("hip_5.2"), 1u);
+}
+
+TEST(HipAbi, HIP_ABI_4_CheckCatchesAVersionDifference) {
+  auto ours = symbol_versions(ROCREF_HIP_LIBRARY);
+  const auto theirs = ours;
+  ASSERT_EQ(ours.count("hipMallocAsync"), 1u);
+  ours["hipMallocAsync"] = "hip_4.2";
+  const std::set<std::string> d = version_differences(ours, theirs);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d.begin()->rfind("hipMallocAsync: hip_4.2 vs ", 0), 0u);
+}
+
+TEST(HipAbi, HIP_ABI_4_HipccProgramBindsWithoutLoaderWarning) {
+#ifndef ROCREF_HIP_VERSIONS_PROBE
+  GTEST_SKIP() << "hipcc is not installed";
+#else
+  // The program's versioned imports bind to rocref's library (its directory first in the search path).
+  std::string library_dir = ROCREF_HIP_LIBRARY;
+  library_dir.erase(library_dir.rfind('/'));
+  const std::string command =
+      "LD_LIBRARY_PATH='" + library_dir + "' '" ROCREF_HIP_VERSIONS_PROBE "' 2>&1; echo \"exit $?\"";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  char buffer[4096];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
+  pclose(pipe);
+  EXPECT_EQ(output.find("no version information available"), std::string::npos) << output;
+  EXPECT_NE(output.find("ok\nexit 0"), std::string::npos) << output;
+#endif
 }
 
 }  // namespace
