@@ -27,6 +27,8 @@ enum class HipMutant : uint32_t {
   CurrentDeviceCacheUnkeyed,  // HIP-DEV-8: the cached current device and null stream are used after hipSetDevice
   MadeGpuIgnoresCapture,      // HIP-GRAPH-3: a stream's published virtual GPU is used while it captures
   LaunchTargetUnversioned,    // HIP-LNC-5: the cached launch target outlives hipFuncSetAttribute's new limits
+  PrintfWidthDropped,         // HIP-PRINTF-2: device printf drops flags, width and precision ("%08.3f" as "%f")
+  HiprtcLoweredNameUnmangled,  // HIP-RTC-3: hiprtcGetLoweredName gives the name expression back, not the symbol
   kCount
 };
 
