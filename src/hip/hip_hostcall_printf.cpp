@@ -164,9 +164,11 @@ bool format_printf_message(const uint64_t* words, size_t count, std::string* out
         const size_t max = static_cast<size_t>(end - ptr) * 8;
         const char* s = reinterpret_cast<const char*>(ptr);
         const std::string str(s, strnlen(s, max));
+        const size_t before = out->size();
         print_one(out, spec, stars, star_count, str.c_str());
-        // HIP 5.2.3 steps over strlen + 7 bytes rounded down to words (the NUL is not counted).
-        ptr += (str.size() + 7) / 8;
+        // HIP 5.2.3 (Debian's libamdhip64) steps over as many words as the conversion's output
+        // and a NUL fill: "%s" of "abcdefgh" takes 2 words, "%8s" of "rt" takes 2 as well.
+        ptr += (out->size() - before + 1 + 7) / 8;
         if (ptr > end) ptr = end;
         break;
       }
