@@ -224,6 +224,7 @@ std::string stdout_of(F run) {
   return text;
 }
 
+// covers: HIP-PRINTF-1
 TEST(HipPrintf, HIP_PRINTF_2_DevicePrintfFormatsAsTheHostPrintf) {
   HIP_CLAUSE("HIP-PRINTF-2");
   const std::vector<char> code = compile(R"(
