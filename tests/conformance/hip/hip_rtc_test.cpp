@@ -21,7 +21,7 @@ std::string log_of(hiprtcProgram prog) {
   size_t size = 0;
   if (hiprtcGetProgramLogSize(prog, &size) != HIPRTC_SUCCESS) return {};
   std::string log(size, '\0');
-  if (size != 0 && hiprtcGetProgramLog(prog, log.data()) != HIPRTC_SUCCESS) return {};
+  if (size != 0 && hiprtcGetProgramLog(prog, &log[0]) != HIPRTC_SUCCESS) return {};
   return log;
 }
 
