@@ -151,10 +151,21 @@ bool format_printf_message(const uint64_t* words, size_t count, std::string* out
     if (star_count > 2 || end - ptr < star_count + 1) return true;
     for (int i = 0; i < star_count; ++i) stars[i] = static_cast<int>(*ptr++);
     switch (spec.back()) {
-      case 'd': case 'i': case 'o': case 'u': case 'x': case 'X': case 'c':
-        print_integer(out, spec, stars, star_count, *ptr++);
-        break;
-      case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
+      case 'd':
+      case 'i':
+      case 'o':
+      case 'u':
+      case 'x':
+      case 'X':
+      case 'c': print_integer(out, spec, stars, star_count, *ptr++); break;
+      case 'f':
+      case 'F':
+      case 'e':
+      case 'E':
+      case 'g':
+      case 'G':
+      case 'a':
+      case 'A': {
         double v;
         std::memcpy(&v, ptr++, sizeof v);
         print_one(out, spec, stars, star_count, v);
@@ -172,9 +183,7 @@ bool format_printf_message(const uint64_t* words, size_t count, std::string* out
         if (ptr > end) ptr = end;
         break;
       }
-      case 'p':
-        print_one(out, spec, stars, star_count, reinterpret_cast<void*>(*ptr++));
-        break;
+      case 'p': print_one(out, spec, stars, star_count, reinterpret_cast<void*>(*ptr++)); break;
       default:  // 'n': nothing is stored, its argument is skipped
         ++ptr;
         break;

@@ -26,7 +26,7 @@ constexpr const char* kNames[] = {"IgnoreLaunchBounds",
                                   "MadeGpuIgnoresCapture",
                                   "LaunchTargetUnversioned",
                                   "PrintfWidthDropped",
-                                  "HiprtcLoweredNameUnmangled"};
+                                  "RtcLoweredNameUnmangled"};
 static_assert(sizeof kNames / sizeof kNames[0] == static_cast<size_t>(HipMutant::kCount));
 
 // The one mutant ROCREF_HIP_MUTANT names is on for the whole process.

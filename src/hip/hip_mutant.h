@@ -28,7 +28,7 @@ enum class HipMutant : uint32_t {
   MadeGpuIgnoresCapture,      // HIP-GRAPH-3: a stream's published virtual GPU is used while it captures
   LaunchTargetUnversioned,    // HIP-LNC-5: the cached launch target outlives hipFuncSetAttribute's new limits
   PrintfWidthDropped,         // HIP-PRINTF-2: device printf drops flags, width and precision ("%08.3f" as "%f")
-  HiprtcLoweredNameUnmangled,  // HIP-RTC-3: hiprtcGetLoweredName gives the name expression back, not the symbol
+  RtcLoweredNameUnmangled,    // HIP-RTC-3: hiprtcGetLoweredName gives the name expression back, not the symbol
   kCount
 };
 

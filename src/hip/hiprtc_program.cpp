@@ -8,8 +8,8 @@
 #include "hip/hiprtc_program.h"
 
 #include <amd_comgr.h>
-#include <hip/hip_version.h>
 #include <cxxabi.h>
+#include <hip/hip_version.h>
 
 #include <algorithm>
 #include <cctype>
@@ -156,27 +156,18 @@ bool RtcProgram::compile(const std::vector<std::string>& user_options) {
   log_.clear();
   code_.clear();
   std::string isa;
-  std::vector<std::string> options = {"-O3",
-                                      "-mllvm",
-                                      "-amdgpu-prelink",
-                                      "-mwavefrontsize64",
+  std::vector<std::string> options = {"-O3", "-mllvm", "-amdgpu-prelink", "-mwavefrontsize64",
                                       "--hip-version=" + std::to_string(HIP_VERSION_MAJOR) + "." +
                                           std::to_string(HIP_VERSION_MINOR) + "." + std::to_string(HIP_VERSION_PATCH),
                                       "-DHIP_VERSION_MAJOR=" + std::to_string(HIP_VERSION_MAJOR),
                                       "-DHIP_VERSION_MINOR=" + std::to_string(HIP_VERSION_MINOR),
-                                      "-DHIP_VERSION_PATCH=" + std::to_string(HIP_VERSION_PATCH),
-                                      "-std=c++14",
+                                      "-DHIP_VERSION_PATCH=" + std::to_string(HIP_VERSION_PATCH), "-std=c++14",
                                       "-nogpuinc",  // the HIP header comes from the prelude
                                       // The HIP headers and clang's wrappers they include, after
                                       // the C++ library's own directories.
-                                      "-isystem",
-                                      std::string(ROCREF_HIPRTC_CLANG_RESOURCE_DIR) + "/include/..",
-                                      "-idirafter",
-                                      std::string(ROCREF_HIPRTC_HIP_INCLUDE_DIR) + "/x86_64-linux-gnu",
-                                      "-idirafter",
-                                      ROCREF_HIPRTC_HIP_INCLUDE_DIR,
-                                      "-include",
-                                      kPreludeName};
+                                      "-isystem", std::string(ROCREF_HIPRTC_CLANG_RESOURCE_DIR) + "/include/..",
+                                      "-idirafter", std::string(ROCREF_HIPRTC_HIP_INCLUDE_DIR) + "/x86_64-linux-gnu",
+                                      "-idirafter", ROCREF_HIPRTC_HIP_INCLUDE_DIR, "-include", kPreludeName};
   for (std::string o : user_options) {
     if (o == "-hip-pch") continue;  // deprecated, no effect (as in HIP 5.2.3)
     if (o.rfind("--gpu-architecture=", 0) == 0) o = "--offload-arch=" + o.substr(std::strlen("--gpu-architecture="));
@@ -193,8 +184,8 @@ bool RtcProgram::compile(const std::vector<std::string>& user_options) {
   }
 
   DataSet sources, bitcode, with_libraries, linked, relocatable, executable;
-  bool ok = add_data(sources.set, AMD_COMGR_DATA_KIND_SOURCE, name_.empty() ? "CompileSource" : name_,
-                     source_.data(), source_.size()) &&
+  bool ok = add_data(sources.set, AMD_COMGR_DATA_KIND_SOURCE, name_.empty() ? "CompileSource" : name_, source_.data(),
+                     source_.size()) &&
             add_data(sources.set, AMD_COMGR_DATA_KIND_INCLUDE, kPreludeName, kPrelude, std::strlen(kPrelude));
   for (const auto& [name, text] : headers_) {
     ok = ok && add_data(sources.set, AMD_COMGR_DATA_KIND_INCLUDE, name, text.data(), text.size());
@@ -237,13 +228,14 @@ bool RtcProgram::compile(const std::vector<std::string>& user_options) {
   for (const std::string& symbol : symbols) {
     if (symbol.find(".kd") != std::string::npos) continue;  // the kernel descriptors
     int status = 0;
-    std::unique_ptr<char, decltype(&std::free)> demangled(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status),
+    std::unique_ptr<char, decltype(&std::free)> demangled(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr,
+                                                                              &status),
                                                           &std::free);
     const std::string readable = status == 0 && demangled ? demangled.get() : symbol;
     const auto it = lowered_.find(kernel_name_of(readable));
     if (it == lowered_.end()) continue;
     // HIP-RTC-3 mutant: the expression itself comes back instead of the symbol's name.
-    it->second = hip_mutant_active(HipMutant::HiprtcLoweredNameUnmangled) ? it->first : symbol;
+    it->second = hip_mutant_active(HipMutant::RtcLoweredNameUnmangled) ? it->first : symbol;
   }
   return true;
 }

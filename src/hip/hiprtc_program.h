@@ -29,8 +29,8 @@ class RtcProgram {
   std::string source_;
   std::string name_;
   std::vector<std::pair<std::string, std::string>> headers_;  // name, text
-  std::map<std::string, std::string> stripped_;  // expression -> without '&', parentheses, spaces
-  std::map<std::string, std::string> lowered_;   // stripped expression -> mangled name
+  std::map<std::string, std::string> stripped_;               // expression -> without '&', parentheses, spaces
+  std::map<std::string, std::string> lowered_;                // stripped expression -> mangled name
   std::string log_;
   std::vector<char> code_;
 };

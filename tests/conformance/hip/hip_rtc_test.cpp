@@ -95,8 +95,8 @@ TEST(HipRtc, HIP_RTC_1_CompiledSaxpyLoadsAndRuns) {
 TEST(HipRtc, HIP_RTC_2_BadSourceFailsWithALog) {
   HIP_CLAUSE("HIP-RTC-2");
   hiprtcProgram prog = nullptr;
-  ASSERT_RTC_OK(hiprtcCreateProgram(&prog, "__global__ void k() { undeclared_thing = 1; }", "bad.cpp", 0, nullptr,
-                                    nullptr));
+  ASSERT_RTC_OK(
+      hiprtcCreateProgram(&prog, "__global__ void k() { undeclared_thing = 1; }", "bad.cpp", 0, nullptr, nullptr));
   EXPECT_RTC(HIPRTC_ERROR_COMPILATION, hiprtcCompileProgram(prog, 0, nullptr));
   const std::string log = log_of(prog);
   EXPECT_NE(std::string::npos, log.find("undeclared_thing")) << log;
