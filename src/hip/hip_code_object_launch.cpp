@@ -13,6 +13,7 @@
 #include "common/trace.h"
 #include "hip/hip_capture.h"
 #include "hip/hip_function.h"
+#include "hip/hip_hostcall.h"
 #include "hip/hip_state.h"
 
 namespace rocref::hip {
@@ -78,6 +79,8 @@ hipError_t launch_code_object(ihipModuleSymbol_t& f, dim3 grid, dim3 block, void
   const auto vgpu = virtual_gpu(s);
   if (!vgpu) return vgpu.error();
   clr::VirtualGpu* gpu = *vgpu;
+  // HIP-PRINTF-1: device printf's hostcall buffer.
+  if (hipError_t e = fill_hostcall_buffer(gpu->device(), *k, &kernargs); e != hipSuccess) return e;
   clr::KernelDispatch dispatch;
   dispatch.kernel_object = k->kernel_object;
   dispatch.name = f.name.c_str();

@@ -27,7 +27,9 @@ constexpr const char* kNames[] = {"IgnoreLaunchBounds",
                                   "LaunchTargetUnversioned",
                                   "CapturedEventForgetsLeaves",
                                   "ArchFlagsAsCuda",
-                                  "SyncAllSkipsStreams"};
+                                  "SyncAllSkipsStreams",
+                                  "PrintfWidthDropped",
+                                  "RtcLoweredNameUnmangled"};
 static_assert(sizeof kNames / sizeof kNames[0] == static_cast<size_t>(HipMutant::kCount));
 
 // The one mutant ROCREF_HIP_MUTANT names is on for the whole process.
