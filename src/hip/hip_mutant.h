@@ -27,6 +27,7 @@ enum class HipMutant : uint32_t {
   CurrentDeviceCacheUnkeyed,  // HIP-DEV-8: the cached current device and null stream are used after hipSetDevice
   MadeGpuIgnoresCapture,      // HIP-GRAPH-3: a stream's published virtual GPU is used while it captures
   LaunchTargetUnversioned,    // HIP-LNC-5: the cached launch target outlives hipFuncSetAttribute's new limits
+  TextureWrapClamps,          // HIP-TEX-4: a texture's wrap addressing goes into its S# as clamp-to-edge
   kCount
 };
 
