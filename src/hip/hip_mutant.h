@@ -28,6 +28,7 @@ enum class HipMutant : uint32_t {
   MadeGpuIgnoresCapture,      // HIP-GRAPH-3: a stream's published virtual GPU is used while it captures
   LaunchTargetUnversioned,    // HIP-LNC-5: the cached launch target outlives hipFuncSetAttribute's new limits
   TextureWrapClamps,          // HIP-TEX-4: a texture's wrap addressing goes into its S# as clamp-to-edge
+  HostRegisterNotPinned,      // HIP-MEM-16: hipHostRegister records the range without locking it for the GPUs
   kCount
 };
 

@@ -14,6 +14,10 @@
 namespace rocref::gpu::isa {
 namespace {
 
+// ISA-DISP-3: work-groups resident at once, and the instructions a wave runs before the next takes its turn.
+constexpr uint64_t kResidentGroups = 16;
+constexpr uint64_t kQuantum = 1024;
+
 Step execute(Wave& w, const Inst& in, ExecContext& ctx) {
   switch (in.format) {
     case Format::SOP1: return exec_sop1(w, in, ctx);
@@ -35,9 +39,11 @@ Step execute(Wave& w, const Inst& in, ExecContext& ctx) {
   }
 }
 
-// Runs one wave until it ends, reaches a barrier or faults.
-Step run_wave(Wave& w, Program& program, ExecContext& ctx, MemoryAccess& memory, IsaStats& stats) {
-  for (;;) {
+// Runs one wave until it ends, reaches a barrier or faults, or has run `quantum` instructions
+// (then Step::Next: it is still Running and resumes where it stopped).
+Step run_wave(Wave& w, Program& program, ExecContext& ctx, MemoryAccess& memory, IsaStats& stats, uint64_t quantum) {
+  for (uint64_t n = 0;; ++n) {
+    if (n == quantum) return Step::Next;
     const Inst* in = program.at(w.pc, memory);
     if (in == nullptr) return ctx.memory_fault(w.pc, "instruction fetch");
     ++w.instructions;
@@ -70,8 +76,10 @@ struct Geometry {
 };
 
 // ISA-DISP-2: user SGPRs in ABI order, then system SGPRs; work-item ids in v0..v2; EXEC for partial waves.
-void setup_wave(Wave& w, unsigned wave, const Geometry& g, const KernelDescriptor& kd, const DescriptorFields& f,
-                const IsaDispatch& d, const ExecContext& ctx, uint32_t private_size, uint64_t code_va) {
+// `scratch_index`: the wave's slot in the dispatch's scratch (its resident work-group's first slot plus `wave`).
+void setup_wave(Wave& w, unsigned wave, unsigned scratch_index, const Geometry& g, const KernelDescriptor& kd,
+                const DescriptorFields& f, const IsaDispatch& d, const ExecContext& ctx, uint32_t private_size,
+                uint64_t code_va) {
   std::memset(w.s, 0, sizeof w.s);
   w.scc = false;
   w.state = WaveState::Running;
@@ -80,7 +88,7 @@ void setup_wave(Wave& w, unsigned wave, const Geometry& g, const KernelDescripto
   w.pc = code_va;
   w.instructions = 0;
   const uint64_t per_wave = uint64_t{private_size} * kWaveLanes;
-  const uint64_t wave_scratch = ctx.scratch_va + wave * per_wave;
+  const uint64_t wave_scratch = ctx.scratch_va + scratch_index * per_wave;
   unsigned s = 0;
   auto put64 = [&](uint64_t v) { w.s[s++] = static_cast<uint32_t>(v); w.s[s++] = static_cast<uint32_t>(v >> 32); };
   const uint16_t props = kd.kernel_code_properties;
@@ -101,7 +109,7 @@ void setup_wave(Wave& w, unsigned wave, const Geometry& g, const KernelDescripto
     if (f.workgroup_id[dim]) w.s[s++] = g.id[dim];
   }
   if (f.workgroup_info) w.s[s++] = 0;
-  if (f.private_segment_wave_offset) w.s[s++] = static_cast<uint32_t>(wave * per_wave);
+  if (f.private_segment_wave_offset) w.s[s++] = static_cast<uint32_t>(scratch_index * per_wave);
   // FLAT_SCRATCH as the prologue would set it, for code that uses scratch_* without flat scratch init.
   w.s[kFlatScratchLo] = static_cast<uint32_t>(wave_scratch);
   w.s[kFlatScratchLo + 1] = static_cast<uint32_t>(wave_scratch >> 32);
@@ -163,42 +171,82 @@ std::optional<PacketFault> run_isa_dispatch(const IsaDispatch& d, IsaStats* stat
   const uint32_t grid[3] = {p.grid_size_x, dims > 1 ? p.grid_size_y : 1u, dims > 2 ? p.grid_size_z : 1u};
   const uint32_t wg[3] = {p.workgroup_size_x, dims > 1 ? p.workgroup_size_y : 1u, dims > 2 ? p.workgroup_size_z : 1u};
   const uint32_t max_waves = (wg[0] * wg[1] * wg[2] + kWaveLanes - 1) / kWaveLanes;
-  if (private_size > 0) ctx.scratch.assign(size_t{private_size} * kWaveLanes * max_waves, 0);
+  const uint32_t groups[3] = {(grid[0] + wg[0] - 1) / wg[0], (grid[1] + wg[1] - 1) / wg[1],
+                              (grid[2] + wg[2] - 1) / wg[2]};
+  const uint64_t total_groups = uint64_t{groups[0]} * groups[1] * groups[2];
+  // ISA-DISP-3: up to kResidentGroups work-groups are resident at once and their waves take turns
+  // in quanta of kQuantum instructions, so a wave that spins on memory another work-group (or the
+  // host) writes lets that one run, as the hardware's concurrent waves do.
+  const bool one_at_a_time = isa_mutant_active(IsaMutant::WorkGroupsOneAtATime);
+  const uint64_t resident = std::min<uint64_t>(total_groups, one_at_a_time ? 1 : kResidentGroups);
+  const uint64_t quantum = one_at_a_time ? UINT64_MAX : kQuantum;
+  if (private_size > 0) ctx.scratch.assign(size_t{private_size} * kWaveLanes * max_waves * resident, 0);
   ctx.scratch_va = reinterpret_cast<uintptr_t>(ctx.scratch.data());
 
-  std::vector<Wave> waves(max_waves);
-  const uint32_t groups[3] = {(grid[0] + wg[0] - 1) / wg[0], (grid[1] + wg[1] - 1) / wg[1], (grid[2] + wg[2] - 1) / wg[2]};
+  struct Resident {
+    std::vector<Wave> waves;
+    std::vector<uint8_t> lds;
+    unsigned nwaves = 0;
+    bool live = false;
+  };
+  std::vector<Resident> slots(resident);
+  uint64_t next_group = 0;  // in x, then y, then z order
+  // Makes the next work-group resident in `slot`; false when every one has been.
+  auto launch = [&](size_t slot) {
+    if (next_group == total_groups) return false;
+    const uint32_t gx = static_cast<uint32_t>(next_group % groups[0]);
+    const uint32_t gy = static_cast<uint32_t>(next_group / groups[0] % groups[1]);
+    const uint32_t gz = static_cast<uint32_t>(next_group / (uint64_t{groups[0]} * groups[1]));
+    ++next_group;
+    Geometry g{{std::min(wg[0], grid[0] - gx * wg[0]), std::min(wg[1], grid[1] - gy * wg[1]),
+                std::min(wg[2], grid[2] - gz * wg[2])},
+               {gx, gy, gz}};
+    Resident& rg = slots[slot];
+    const uint32_t items = g.wg[0] * g.wg[1] * g.wg[2];
+    rg.nwaves = (items + kWaveLanes - 1) / kWaveLanes;
+    if (rg.waves.size() < rg.nwaves) rg.waves.resize(max_waves);
+    rg.lds.assign(lds_bytes, 0);
+    for (unsigned i = 0; i < rg.nwaves; ++i) {
+      setup_wave(rg.waves[i], i, static_cast<unsigned>(slot * max_waves + i), g, kd, f, d, ctx, private_size,
+                 r.code_va);
+    }
+    rg.live = true;
+    ++stats.work_groups;
+    stats.waves += rg.nwaves;
+    return true;
+  };
   std::optional<PacketFault> fault;
-  for (uint32_t gz = 0; gz < groups[2] && !fault; ++gz) {
-    for (uint32_t gy = 0; gy < groups[1] && !fault; ++gy) {
-      for (uint32_t gx = 0; gx < groups[0] && !fault; ++gx) {
-        Geometry g{{std::min(wg[0], grid[0] - gx * wg[0]), std::min(wg[1], grid[1] - gy * wg[1]),
-                    std::min(wg[2], grid[2] - gz * wg[2])},
-                   {gx, gy, gz}};
-        const uint32_t items = g.wg[0] * g.wg[1] * g.wg[2];
-        const unsigned nwaves = (items + kWaveLanes - 1) / kWaveLanes;
-        ctx.lds.assign(lds_bytes, 0);
-        for (unsigned i = 0; i < nwaves; ++i) setup_wave(waves[i], i, g, kd, f, d, ctx, private_size, r.code_va);
-        ++stats.work_groups;
-        stats.waves += nwaves;
-        // ISA-BAR-1: run each wave to its next barrier or end; release the barrier when every live wave is there.
-        for (bool live = true; live && !fault;) {
-          live = false;
-          for (unsigned i = 0; i < nwaves; ++i) {
-            Wave& w = waves[i];
-            if (w.state != WaveState::Running) continue;
-            if (run_wave(w, *program, ctx, *d.memory, stats) == Step::Fault) {
-              fault = ctx.fault;
-              break;
-            }
-          }
-          for (unsigned i = 0; i < nwaves; ++i) {
-            if (waves[i].state == WaveState::AtBarrier) {
-              waves[i].state = WaveState::Running;
-              live = true;
-            }
-          }
+  size_t live_slots = 0;
+  for (size_t i = 0; i < slots.size(); ++i) live_slots += launch(i) ? 1 : 0;
+  while (live_slots > 0 && !fault) {
+    for (size_t slot = 0; slot < slots.size() && !fault; ++slot) {
+      Resident& r = slots[slot];
+      if (!r.live) continue;
+      // One turn: each running wave of the work-group for a quantum, in the group's own LDS.
+      std::swap(ctx.lds, r.lds);
+      bool running = false, at_barrier = false;
+      for (unsigned i = 0; i < r.nwaves; ++i) {
+        Wave& w = r.waves[i];
+        if (w.state != WaveState::Running) continue;
+        if (run_wave(w, *program, ctx, *d.memory, stats, quantum) == Step::Fault) {
+          fault = ctx.fault;
+          break;
         }
+      }
+      std::swap(ctx.lds, r.lds);
+      for (unsigned i = 0; i < r.nwaves; ++i) {
+        running = running || r.waves[i].state == WaveState::Running;
+        at_barrier = at_barrier || r.waves[i].state == WaveState::AtBarrier;
+      }
+      // ISA-BAR-1: a barrier opens when no wave of the group still runs towards it.
+      if (!running && at_barrier) {
+        for (unsigned i = 0; i < r.nwaves; ++i) {
+          if (r.waves[i].state == WaveState::AtBarrier) r.waves[i].state = WaveState::Running;
+        }
+      } else if (!running) {
+        r.live = false;
+        if (launch(slot)) continue;
+        --live_slots;
       }
     }
   }

@@ -1,9 +1,10 @@
 // gpu/isa/dispatch.h - the entry point: run one AQL kernel dispatch whose kernel object is an AMDHSA descriptor.
 //
 // The packet processor calls is_isa_kernel() at launch (classification, no side
-// effects) and run_isa_dispatch() at completion. Work-groups run one after the
-// other; the waves of a work-group run round-robin, each until s_barrier or
-// s_endpgm, so barriers hold as on the hardware (ISA-BAR-1). A fault or an
+// effects) and run_isa_dispatch() at completion. Up to 16 work-groups are resident
+// at once and their waves take turns of 1,024 instructions, so a wave spinning on
+// memory others write lets them run (ISA-DISP-3); a wave at s_barrier waits for its
+// group's other waves (ISA-BAR-1). A fault or an
 // illegal instruction ends the dispatch with the PacketFault the queue's error
 // path reports (ISA-ERR-1, ISA-MEM-1); the model itself never stops.
 #pragma once

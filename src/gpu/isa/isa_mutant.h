@@ -25,6 +25,7 @@ enum class IsaMutant : unsigned {
   FineGrainCached,          // GPU-GRAIN-1: the L2 caches fine-grained (MTYPE_UC) memory too
   L2WritesThrough,          // GPU-GRAIN-2: the L2 writes every store through (a narrow release is never stale)
   UnmapKeepsL2Lines,        // GPU-GRAIN-4: an unmap leaves the range's lines (written back into freed memory later)
+  WorkGroupsOneAtATime,     // ISA-DISP-3: each work-group runs to its end before the next starts (no quanta)
   kCount
 };
 
