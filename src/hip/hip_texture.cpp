@@ -236,6 +236,11 @@ hipError_t make_image(rocref::clr::Device& device, const hipResourceDesc& r, hip
       desc.geometry = HSA_EXT_IMAGE_GEOMETRY_1DB;
       desc.width = r.res.linear.sizeInBytes / rocref::hip::channel_bytes(r.res.linear.desc);
       data = r.res.linear.devPtr;
+      // The planted bug goes on to image the aligned block around a misaligned pointer.
+      if (rocref::hip::hip_mutant_active(rocref::hip::HipMutant::TextureAlignmentUnchecked)) {
+        data =
+            reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(data) & ~uintptr_t{rocref::hip::kTextureAlignment - 1});
+      }
       break;
     case hipResourceTypePitch2D:
       if (!rocref::hip::image_format(r.res.pitch2D.desc, mode, &desc.format)) return hipErrorInvalidValue;
