@@ -41,12 +41,24 @@ hsa_status_t create_memory(Device& device, MemoryKind kind, size_t size, unsigne
   return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t register_host_memory(void* base, size_t size, unsigned flags) {
+hsa_status_t register_host_memory(void* base, size_t size, unsigned flags, Pin pin) {
   ROCREF_TRACE_SPAN(trace::Layer::Clr, "Memory::pin", "size=" + std::to_string(size));
   if (base == nullptr || size == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   MemoryRegistry& registry = MemoryRegistry::instance();
   if (registry.overlaps(base, size)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  registry.add(Allocation{base, size, MemoryKind::Registered, flags, 0});
+  // ROCclr's pinSystemMemory: the range is locked for every GPU (the thunk registers it as a
+  // userptr and maps it into each GPU's VM); the agent pointer is where kernels reach it.
+  std::vector<hsa_agent_t> agents = Device::gpu_agents();
+  void* agent_base = nullptr;
+  if (pin == Pin::Yes) {
+    if (hsa_status_t s = hsa_amd_memory_lock(base, size, agents.data(), static_cast<int>(agents.size()), &agent_base);
+        s != HSA_STATUS_SUCCESS) {
+      return s;
+    }
+  }
+  Allocation a{base, size, MemoryKind::Registered, flags, 0};
+  a.agent_base = agent_base;
+  registry.add(a);
   return HSA_STATUS_SUCCESS;
 }
 
@@ -54,7 +66,10 @@ std::optional<Allocation> release_memory(void* base) {
   ROCREF_TRACE_SPAN(trace::Layer::Clr, "Memory::release", "");
   std::optional<Allocation> found = MemoryRegistry::instance().remove(base);
   if (!found) return std::nullopt;
-  if (found->kind == MemoryKind::Registered) return found;  // the program owns the pages
+  if (found->kind == MemoryKind::Registered) {  // the program owns the pages: unlocked, not freed
+    if (found->agent_base != nullptr) hsa_amd_memory_unlock(base);
+    return found;
+  }
   if (found->kind == MemoryKind::Device) g_device_bytes[found->device] -= found->size;
   hsa_amd_memory_pool_free(base);
   return found;

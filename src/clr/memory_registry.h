@@ -24,6 +24,8 @@ struct Allocation {
   unsigned flags = 0;      // the API's allocation flags (hipHostMalloc*, hipHostRegister*)
   size_t pitch = 0;        // row pitch of a pitched allocation, else 0
   int device = 0;          // ordinal of the device whose pool made it (clr::Device)
+  void* agent_base = nullptr;  // Registered: where the GPUs reach `base` (hsa_amd_memory_lock's agent pointer);
+                               // null when not pinned
 };
 
 class MemoryRegistry {

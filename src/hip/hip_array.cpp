@@ -1,8 +1,10 @@
 // hip/hip_array.cpp - arrays as linear device memory with a channel format (HIP-MEM-11).
 //
-// The GPU model has no image units, so an array is what hipArray's public
-// fields say: `data`, rows of width elements of the channel format's size,
-// height rows (1 for 1D), depth slices. Copies to and from arrays are strided copies.
+// An array is what hipArray's public fields say: `data`, rows of width elements of the
+// channel format's size, height rows (1 for 1D), depth slices, laid out as the HSA image
+// extension's linear images are (rows padded to 256 bytes, addrlib's gfx9 linear pitch), so
+// textures and surfaces over it are images over the same memory (HIP-TEX-4). Copies to and
+// from arrays are strided copies.
 #include <mutex>
 #include <set>
 
@@ -67,7 +69,7 @@ hipError_t create(hipArray** out, const hipChannelFormatDesc& desc, hipArray_For
   array->Format = format;
   array->NumChannels = channels;
   array->isDrv = driver;
-  const size_t bytes = width * format_bytes(format) * channels * std::max<size_t>(1, height) * std::max<size_t>(1, depth);
+  const size_t bytes = rocref::hip::array_pitch(array) * std::max<size_t>(1, height) * std::max<size_t>(1, depth);
   if (hipError_t e = rocref::hip::allocate(&array->data, bytes, MemoryKind::Device, 0, "hipMallocArray"); e != hipSuccess) {
     delete array;
     return e;
@@ -106,7 +108,11 @@ hipError_t copy_2d(const Strided& dst, const Strided& src, size_t width, size_t 
 
 namespace rocref::hip {
 size_t array_element_bytes(hipArray_const_t array) { return format_bytes(array->Format) * array->NumChannels; }
-size_t array_pitch(hipArray_const_t array) { return array->width * array_element_bytes(array); }
+size_t array_pitch(hipArray_const_t array) {
+  constexpr size_t kLinearPitchAlignment = 256;
+  return (array->width * array_element_bytes(array) + kLinearPitchAlignment - 1) / kLinearPitchAlignment *
+         kLinearPitchAlignment;
+}
 bool known_array(hipArray_const_t array) { return known(array); }
 hipChannelFormatDesc array_channel_desc(hipArray_Format format, unsigned channels) { return desc_of(format, channels); }
 hipArray_Format array_format(const hipChannelFormatDesc& desc) { return format_of(desc); }

@@ -1,12 +1,14 @@
 // hip/hip_memory_host.cpp - host registration, mapped host pointers and pointer attributes (HIP-MEM-8, HIP-MEM-9).
 //
-// The GPU model shares the process's address space, so a mapped host
-// allocation's device pointer is its host pointer, as on a large-BAR system
-// with unified addressing.
+// hipHostMalloc memory comes from the fine-grained system pool, which every GPU reaches at the
+// host address. Registered memory is locked through HSA for every GPU (HIP-MEM-16): its device
+// pointer is the agent pointer the lock gave, which a thunk may place apart from the host range
+// (libhsakmt 5.2.3 maps each registration at its own GPU address; rocref's thunk at the CPU one).
 #include <cstring>
 
 #include "clr/memory.h"
 #include "hip/hip_memory_ops.h"
+#include "hip/hip_mutant.h"
 #include "hip/hip_state.h"
 
 using rocref::clr::Allocation;
@@ -19,7 +21,10 @@ hipError_t hipHostRegister(void* hostPtr, size_t sizeBytes, unsigned int flags) 
   if (hostPtr == nullptr || sizeBytes == 0 || (flags & ~kKnown) != 0) return result(hipErrorInvalidValue);
   if (const auto d = rocref::hip::device(); !d) return result(d.error());
   if (MemoryRegistry::instance().overlaps(hostPtr, sizeBytes)) return result(hipErrorHostMemoryAlreadyRegistered);
-  if (rocref::clr::register_host_memory(hostPtr, sizeBytes, flags) != HSA_STATUS_SUCCESS) {
+  const auto pin = rocref::hip::hip_mutant_active(rocref::hip::HipMutant::HostRegisterNotPinned)
+                       ? rocref::clr::Pin::No
+                       : rocref::clr::Pin::Yes;
+  if (rocref::clr::register_host_memory(hostPtr, sizeBytes, flags, pin) != HSA_STATUS_SUCCESS) {
     return result(hipErrorHostMemoryAlreadyRegistered);
   }
   return hipSuccess;
@@ -42,7 +47,10 @@ hipError_t hipHostGetDevicePointer(void** devPtr, void* hstPtr, unsigned int fla
   if (!found || (found->kind != MemoryKind::Host && found->kind != MemoryKind::Registered)) {
     return result(hipErrorInvalidValue);
   }
-  *devPtr = hstPtr;
+  // The same offset into the range the GPUs reach.
+  *devPtr = found->agent_base == nullptr ? hstPtr
+                                         : static_cast<char*>(found->agent_base) +
+                                               (static_cast<char*>(hstPtr) - static_cast<char*>(found->base));
   return hipSuccess;
 }
 

@@ -29,7 +29,9 @@ constexpr const char* kNames[] = {"IgnoreLaunchBounds",
                                   "ArchFlagsAsCuda",
                                   "SyncAllSkipsStreams",
                                   "PrintfWidthDropped",
-                                  "RtcLoweredNameUnmangled"};
+                                  "RtcLoweredNameUnmangled",
+                                  "TextureWrapClamps",
+                                  "HostRegisterNotPinned"};
 static_assert(sizeof kNames / sizeof kNames[0] == static_cast<size_t>(HipMutant::kCount));
 
 // The one mutant ROCREF_HIP_MUTANT names is on for the whole process.

@@ -125,9 +125,9 @@ __attribute__((visibility("default"))) void __hipRegisterManagedVar(void* hipMod
   *pointer = memory;
 }
 
-// Texture and surface references: the runtime binds the program's own variable (HIP-TEX-2); the
-// code object's copy is not kept: gfx9 kernels that sample read a T# resource descriptor,
-// which rocref's texture objects are not (an expected deviation of the conformance matrix).
+// Texture references: a variable of the program like __hipRegisterVar's, the size of a
+// textureReference; binding copies the reference into the code object's variable, which
+// hipcc's texture functions read (HIP-TEX-2). Surface references have no runtime calls.
 __attribute__((visibility("default"))) void __hipRegisterSurface(void** modules, void* var, char* hostVar,
                                                                  char* deviceVar, int type, int ext) {
   (void)modules, (void)var, (void)hostVar, (void)deviceVar, (void)type, (void)ext;
@@ -135,7 +135,8 @@ __attribute__((visibility("default"))) void __hipRegisterSurface(void** modules,
 
 __attribute__((visibility("default"))) void __hipRegisterTexture(void** modules, void* var, char* hostVar,
                                                                  char* deviceVar, int type, int norm, int ext) {
-  (void)modules, (void)var, (void)hostVar, (void)deviceVar, (void)type, (void)norm, (void)ext;
+  (void)type, (void)norm;
+  __hipRegisterVar(modules, var, hostVar, deviceVar, ext, sizeof(textureReference), 0, 0);
 }
 
 __attribute__((visibility("default"))) void __hipUnregisterFatBinary(void** modules) {

@@ -1,11 +1,12 @@
 // hip/hip_texture.cpp - texture and surface objects (HIP-TEX-1, HIP-TEX-3).
 //
-// An object keeps the descriptors it was made from, after hipamd 5.2.3's
-// checks in hipamd's order (arguments, resource, alignment and limits, then
-// the features its sampler does not program: mipmaps, anisotropy, LOD bias and
-// clamps are hipErrorNotSupported). Host-compiled kernels read linear textures
-// with tex1Dfetch (texture_fetch below); the GPU model has no sampler, so
-// filtered and normalized-coordinate sampling is not offered to kernels.
+// An object is made after hipamd 5.2.3's checks in hipamd's order (arguments, resource,
+// alignment and limits, then the features its sampler does not program: mipmaps, anisotropy,
+// LOD bias and clamps are hipErrorNotSupported). As in hipamd, it is fine-grained memory the
+// GPU reads: the image and sampler descriptors the command layer made through the HSA image
+// extension (clr/image.h), then the descriptors it was made from (HIP-TEX-4). Linear memory
+// is a 1D-buffer image (a V#), pitched memory and arrays linear 2D images. Host-compiled
+// kernels read linear textures with tex1Dfetch from the record (texture_fetch_1d below).
 #include "hip/hip_texture.h"
 
 #include <algorithm>
@@ -13,12 +14,23 @@
 #include <mutex>
 #include <set>
 
+#include "clr/device.h"
+#include "clr/image.h"
+#include "clr/memory_registry.h"
+
 #include "hip/hip_device_props.h"
 #include "hip/hip_memory_2d.h"
+#include "hip/hip_memory_ops.h"
 #include "hip/hip_mutant.h"
 #include "hip/hip_state.h"
 
 using rocref::hip::result;
+
+// The layout hipcc's device code reads (texture_types.h, TEXTURE_PARAMETERS_INIT).
+static_assert(offsetof(__hip_texture, imageSRD) == 0 && offsetof(__hip_surface, imageSRD) == 0);
+static_assert(offsetof(__hip_texture, samplerSRD) == HIP_SAMPLER_OBJECT_OFFSET_DWORD * sizeof(uint32_t));
+static_assert(HIP_IMAGE_OBJECT_SIZE_DWORD == rocref::clr::kImageObjectDwords &&
+              HIP_SAMPLER_OBJECT_SIZE_DWORD == rocref::clr::kSamplerObjectDwords);
 
 namespace {
 
@@ -174,6 +186,86 @@ hipError_t check_resource(const hipResourceDesc& r, const hipTextureDesc& t, con
   return hipSuccess;
 }
 
+// hipamd's sampler: unnormalized coordinates cannot wrap or mirror (clamped instead); a linear
+// resource ignores the addressing and filter modes (ROCclr's CL_ADDRESS_NONE, no filter).
+hsa_ext_sampler_descriptor_t sampler_of(const hipResourceDesc& r, const hipTextureDesc& t) {
+  hsa_ext_sampler_descriptor_t s{};
+  s.coordinate_mode = t.normalizedCoords != 0 ? HSA_EXT_SAMPLER_COORDINATE_MODE_NORMALIZED
+                                              : HSA_EXT_SAMPLER_COORDINATE_MODE_UNNORMALIZED;
+  s.filter_mode = HSA_EXT_SAMPLER_FILTER_MODE_NEAREST;
+  s.address_mode = HSA_EXT_SAMPLER_ADDRESSING_MODE_UNDEFINED;
+  if (r.resType == hipResourceTypeLinear) return s;
+  if (t.filterMode == hipFilterModeLinear) s.filter_mode = HSA_EXT_SAMPLER_FILTER_MODE_LINEAR;
+  hipTextureAddressMode mode = t.addressMode[0];  // ROCclr: one mode for every dimension
+  if (t.normalizedCoords == 0 && (mode == hipAddressModeWrap || mode == hipAddressModeMirror)) {
+    mode = hipAddressModeClamp;
+  }
+  if (rocref::hip::hip_mutant_active(rocref::hip::HipMutant::TextureWrapClamps) && mode == hipAddressModeWrap) {
+    mode = hipAddressModeClamp;
+  }
+  switch (mode) {
+    case hipAddressModeWrap: s.address_mode = HSA_EXT_SAMPLER_ADDRESSING_MODE_REPEAT; break;
+    case hipAddressModeClamp: s.address_mode = HSA_EXT_SAMPLER_ADDRESSING_MODE_CLAMP_TO_EDGE; break;
+    case hipAddressModeMirror: s.address_mode = HSA_EXT_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT; break;
+    case hipAddressModeBorder: s.address_mode = HSA_EXT_SAMPLER_ADDRESSING_MODE_CLAMP_TO_BORDER; break;
+  }
+  return s;
+}
+
+// The image the resource names, read as `mode`, in the command layer's image resource.
+hipError_t make_image(rocref::clr::Device& device, const hipResourceDesc& r, hipTextureReadMode mode,
+                      rocref::clr::ImageResource* out) {
+  hsa_ext_image_descriptor_t desc{};
+  void* data = nullptr;
+  size_t row_pitch = 0;
+  switch (r.resType) {
+    case hipResourceTypeArray: {
+      const hipArray* a = r.res.array.array;
+      // hipamd: 32-bit integer arrays are never promoted to normalized floats.
+      if (a->Format == HIP_AD_FORMAT_SIGNED_INT32 || a->Format == HIP_AD_FORMAT_UNSIGNED_INT32) {
+        mode = hipReadModeElementType;
+      }
+      if (!rocref::hip::image_format(a->desc, mode, &desc.format)) return hipErrorInvalidValue;
+      desc = rocref::hip::array_image_desc(a, desc.format);
+      data = a->data;
+      row_pitch = rocref::hip::array_pitch(a);
+      break;
+    }
+    case hipResourceTypeLinear:
+      if (!rocref::hip::image_format(r.res.linear.desc, mode, &desc.format)) return hipErrorInvalidValue;
+      desc.geometry = HSA_EXT_IMAGE_GEOMETRY_1DB;
+      desc.width = r.res.linear.sizeInBytes / rocref::hip::channel_bytes(r.res.linear.desc);
+      data = r.res.linear.devPtr;
+      // The planted bug goes on to image the aligned block around a misaligned pointer.
+      if (rocref::hip::hip_mutant_active(rocref::hip::HipMutant::TextureAlignmentUnchecked)) {
+        data =
+            reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(data) & ~uintptr_t{rocref::hip::kTextureAlignment - 1});
+      }
+      break;
+    case hipResourceTypePitch2D:
+      if (!rocref::hip::image_format(r.res.pitch2D.desc, mode, &desc.format)) return hipErrorInvalidValue;
+      desc.geometry = HSA_EXT_IMAGE_GEOMETRY_2D;
+      desc.width = r.res.pitch2D.width;
+      desc.height = r.res.pitch2D.height;
+      data = r.res.pitch2D.devPtr;
+      row_pitch = r.res.pitch2D.pitchInBytes;
+      break;
+    default: return hipErrorInvalidValue;
+  }
+  if (rocref::clr::create_image(device, desc, data, row_pitch, out) != HSA_STATUS_SUCCESS) return hipErrorInvalidValue;
+  return hipSuccess;
+}
+
+// Fine-grained memory for an object's descriptors and record (hipamd's SVM fine-grain buffer).
+template <typename T>
+T* allocate_object() {
+  void* memory = nullptr;
+  if (rocref::hip::allocate(&memory, sizeof(T), rocref::clr::MemoryKind::Host, 0, "texture object") != hipSuccess) {
+    return nullptr;
+  }
+  return static_cast<T*>(memory);
+}
+
 float normalized(const uint8_t* p, unsigned bits, bool is_signed) {
   if (bits == 8) return is_signed ? std::max(-1.0f, *reinterpret_cast<const int8_t*>(p) / 127.0f) : *p / 255.0f;
   uint16_t u;
@@ -197,11 +289,92 @@ size_t texture_alignment_offset(const void* ptr) {
 
 bool known_texture(hipTextureObject_t handle) { return find_texture(handle) != nullptr; }
 
+bool image_format(const hipChannelFormatDesc& d, hipTextureReadMode mode, hsa_ext_image_format_t* out) {
+  switch (channels_of(d)) {
+    case 1: out->channel_order = HSA_EXT_IMAGE_CHANNEL_ORDER_R; break;
+    case 2: out->channel_order = HSA_EXT_IMAGE_CHANNEL_ORDER_RG; break;
+    case 4: out->channel_order = HSA_EXT_IMAGE_CHANNEL_ORDER_RGBA; break;
+    default: return false;
+  }
+  const bool norm = mode == hipReadModeNormalizedFloat;
+  const bool is_signed = d.f == hipChannelFormatKindSigned;
+  switch (d.f) {
+    case hipChannelFormatKindFloat:
+      if (d.x != 16 && d.x != 32) return false;
+      out->channel_type = d.x == 16 ? HSA_EXT_IMAGE_CHANNEL_TYPE_HALF_FLOAT : HSA_EXT_IMAGE_CHANNEL_TYPE_FLOAT;
+      return true;
+    case hipChannelFormatKindSigned:
+    case hipChannelFormatKindUnsigned:
+      switch (d.x) {
+        case 8:
+          out->channel_type =
+              norm ? (is_signed ? HSA_EXT_IMAGE_CHANNEL_TYPE_SNORM_INT8 : HSA_EXT_IMAGE_CHANNEL_TYPE_UNORM_INT8)
+                   : (is_signed ? HSA_EXT_IMAGE_CHANNEL_TYPE_SIGNED_INT8 : HSA_EXT_IMAGE_CHANNEL_TYPE_UNSIGNED_INT8);
+          return true;
+        case 16:
+          out->channel_type =
+              norm ? (is_signed ? HSA_EXT_IMAGE_CHANNEL_TYPE_SNORM_INT16 : HSA_EXT_IMAGE_CHANNEL_TYPE_UNORM_INT16)
+                   : (is_signed ? HSA_EXT_IMAGE_CHANNEL_TYPE_SIGNED_INT16 : HSA_EXT_IMAGE_CHANNEL_TYPE_UNSIGNED_INT16);
+          return true;
+        case 32:
+          out->channel_type =
+              is_signed ? HSA_EXT_IMAGE_CHANNEL_TYPE_SIGNED_INT32 : HSA_EXT_IMAGE_CHANNEL_TYPE_UNSIGNED_INT32;
+          return true;
+        default: return false;
+      }
+    default: return false;
+  }
+}
+
+hsa_ext_image_descriptor_t array_image_desc(hipArray_const_t a, const hsa_ext_image_format_t& format) {
+  hsa_ext_image_descriptor_t desc{};
+  desc.format = format;
+  desc.width = a->width;
+  const bool layered = (a->type & hipArrayLayered) != 0;
+  if (a->depth > 0 && layered) {
+    desc.geometry = a->height > 0 ? HSA_EXT_IMAGE_GEOMETRY_2DA : HSA_EXT_IMAGE_GEOMETRY_1DA;
+    desc.height = a->height;
+    desc.array_size = a->depth;
+  } else if (a->depth > 0) {
+    desc.geometry = HSA_EXT_IMAGE_GEOMETRY_3D;
+    desc.height = a->height;
+    desc.depth = a->depth;
+  } else if (a->height > 0) {
+    desc.geometry = HSA_EXT_IMAGE_GEOMETRY_2D;
+    desc.height = a->height;
+  } else {
+    desc.geometry = HSA_EXT_IMAGE_GEOMETRY_1D;
+  }
+  return desc;
+}
+
 hipError_t create_texture(hipTextureObject_t* out, const hipResourceDesc* res, const hipTextureDesc* tex,
                           const hipResourceViewDesc* view) {
   if (out == nullptr || res == nullptr || tex == nullptr) return hipErrorInvalidValue;
   if (hipError_t e = check_resource(*res, *tex, view); e != hipSuccess) return e;
-  auto* object = new __hip_texture{*res, *tex, view != nullptr ? *view : hipResourceViewDesc{}};
+  const auto dev = device();
+  if (!dev) return dev.error();
+  clr::SamplerResource sampler;
+  if (clr::create_sampler(**dev, sampler_of(*res, *tex), &sampler) != HSA_STATUS_SUCCESS) return hipErrorInvalidValue;
+  clr::ImageResource image;
+  if (hipError_t e = make_image(**dev, *res, tex->readMode, &image); e != hipSuccess) {
+    clr::destroy_sampler(**dev, sampler.handle);
+    return e;
+  }
+  auto* object = allocate_object<__hip_texture>();
+  if (object == nullptr) {
+    clr::destroy_image(**dev, image.handle);
+    clr::destroy_sampler(**dev, sampler.handle);
+    return hipErrorOutOfMemory;
+  }
+  std::memcpy(object->imageSRD, image.srd, sizeof object->imageSRD);
+  std::memcpy(object->samplerSRD, sampler.srd, sizeof object->samplerSRD);
+  object->image = image.handle;
+  object->sampler = sampler.handle;
+  object->device = (*dev)->ordinal();
+  object->resDesc = *res;
+  object->texDesc = *tex;
+  object->resViewDesc = view != nullptr ? *view : hipResourceViewDesc{};
   {
     std::lock_guard lock(g_objects_mutex);
     g_textures.insert(object);
@@ -216,8 +389,11 @@ hipError_t destroy_texture(hipTextureObject_t handle) {
     std::lock_guard lock(g_objects_mutex);
     if (g_textures.erase(handle) == 0) return hipErrorInvalidValue;
   }
-  delete handle;
-  return hipSuccess;
+  if (const auto dev = device(handle->device); dev) {
+    clr::destroy_image(**dev, handle->image);
+    clr::destroy_sampler(**dev, handle->sampler);
+  }
+  return release(handle, true, "texture object");
 }
 
 namespace detail {
@@ -313,13 +489,25 @@ hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC* pTexDesc, hipTextureObje
   return hipSuccess;
 }
 
-// Surface objects: an array's descriptor (HIP-TEX-3).
+// Surface objects: an array's image descriptor and the resource (HIP-TEX-3).
 hipError_t hipCreateSurfaceObject(hipSurfaceObject_t* pSurfObject, const hipResourceDesc* pResDesc) {
   if (pSurfObject == nullptr || pResDesc == nullptr) return result(hipErrorInvalidValue);
   if (pResDesc->resType != hipResourceTypeArray || !rocref::hip::known_array(pResDesc->res.array.array)) {
     return result(hipErrorInvalidValue);
   }
-  auto* surface = new __hip_surface{*pResDesc};
+  const auto dev = rocref::hip::device();
+  if (!dev) return result(dev.error());
+  rocref::clr::ImageResource image;
+  if (hipError_t e = make_image(**dev, *pResDesc, hipReadModeElementType, &image); e != hipSuccess) return result(e);
+  auto* surface = allocate_object<__hip_surface>();
+  if (surface == nullptr) {
+    rocref::clr::destroy_image(**dev, image.handle);
+    return result(hipErrorOutOfMemory);
+  }
+  std::memcpy(surface->imageSRD, image.srd, sizeof surface->imageSRD);
+  surface->image = image.handle;
+  surface->device = (*dev)->ordinal();
+  surface->resDesc = *pResDesc;
   {
     std::lock_guard lock(g_objects_mutex);
     g_surfaces.insert(surface);
@@ -334,6 +522,8 @@ hipError_t hipDestroySurfaceObject(hipSurfaceObject_t surfaceObject) {
     std::lock_guard lock(g_objects_mutex);
     if (g_surfaces.erase(surfaceObject) == 0) return result(hipErrorInvalidValue);
   }
-  delete surfaceObject;
-  return hipSuccess;
+  if (const auto dev = rocref::hip::device(surfaceObject->device); dev) {
+    rocref::clr::destroy_image(**dev, surfaceObject->image);
+  }
+  return result(rocref::hip::release(surfaceObject, true, "surface object"));
 }

@@ -5,10 +5,15 @@
 // state and the resource and keeps it in `textureObject` (the previous one is
 // destroyed first); the runtime forms accept only a reference that is a
 // variable of the program (the symbol API's rule, HIP-SYM-1), else
-// hipErrorInvalidSymbol. Host-compiled kernels read the variable itself, so
-// there is no device copy to update.
-#include "hip/hip_symbol.h"
+// hipErrorInvalidSymbol. hipcc's kernels read the reference's device variable (its
+// textureObject field names the descriptors, HIP-TEX-4): every bind and unbind copies the
+// reference there, as hipamd does; host-compiled kernels read the variable itself.
+#include <algorithm>
+#include <optional>
+
+#include "hip/hip_memory_ops.h"
 #include "hip/hip_state.h"
+#include "hip/hip_symbol.h"
 #include "hip/hip_texture.h"
 
 using rocref::hip::result;
@@ -52,6 +57,21 @@ hipResourceViewDesc array_view(hipArray_const_t array, const hipChannelFormatDes
   return v;
 }
 
+}  // namespace
+
+namespace rocref::hip {
+
+hipError_t publish_texture_reference(const textureReference* texref) {
+  const std::optional<Symbol> symbol = find_symbol(texref);
+  if (!symbol || symbol->device == nullptr || symbol->device == texref) return hipSuccess;
+  return copy(symbol->device, texref, std::min(symbol->size, sizeof(textureReference)), hipMemcpyHostToDevice, nullptr,
+              false);
+}
+
+}  // namespace rocref::hip
+
+namespace {
+
 bool is_program_variable(const void* texref) { return texref != nullptr && rocref::hip::find_symbol(texref).has_value(); }
 
 // Replaces the reference's texture object with one for `res`.
@@ -60,7 +80,8 @@ hipError_t bind(const textureReference* texref, const hipResourceDesc& res, cons
   if (hipError_t e = rocref::hip::destroy_texture(ref->textureObject); e != hipSuccess) return e;
   ref->textureObject = nullptr;
   const hipTextureDesc tex = texture_desc(*ref);
-  return rocref::hip::create_texture(&ref->textureObject, &res, &tex, view);
+  if (hipError_t e = rocref::hip::create_texture(&ref->textureObject, &res, &tex, view); e != hipSuccess) return e;
+  return rocref::hip::publish_texture_reference(ref);
 }
 
 // hipamd's ihipGetTextureAlignmentOffset: a misaligned pointer needs somewhere to report its offset.
@@ -129,7 +150,7 @@ hipError_t hipUnbindTexture(const textureReference* tex) {
   auto* ref = const_cast<textureReference*>(tex);
   if (hipError_t e = rocref::hip::destroy_texture(ref->textureObject); e != hipSuccess) return result(e);
   ref->textureObject = nullptr;
-  return hipSuccess;
+  return result(rocref::hip::publish_texture_reference(ref));
 }
 
 hipError_t hipGetTextureReference(const textureReference** texref, const void* symbol) {

@@ -27,6 +27,7 @@ enum class IsaMutant : unsigned {
   UnmapKeepsL2Lines,         // GPU-GRAIN-4: an unmap leaves the range's lines (written back into freed memory later)
   ParallelStatsOfOneWorker,  // ISA-PAR-1: a parallel launch counts only the calling thread's work-groups
   ParallelFaultOfLastGroup,  // ISA-PAR-1: a parallel launch reports the fault of the last faulting work-group
+  WorkGroupsOneAtATime,      // ISA-DISP-3: each work-group runs to its end before the next starts (no quanta)
   kCount
 };
 

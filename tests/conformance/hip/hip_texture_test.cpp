@@ -1,4 +1,6 @@
-// tests/conformance/hip/hip_texture_test.cpp - texture objects, texture references, surface objects (HIP-TEX-1..3).
+// tests/conformance/hip/hip_texture_test.cpp - texture objects, texture references, surface objects (HIP-TEX-1..4).
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -12,6 +14,9 @@ namespace hip_suite {
 // object, and clang emits no symbol for one in an anonymous namespace (hipBindTexture2D would
 // abort in AMD's runtime on any GPU).
 texture<float, hipTextureType1D, hipReadModeElementType> g_tex_ref;
+#if defined(__HIP__)
+texture<float, hipTextureType2D, hipReadModeElementType> g_tex_2d_ref;
+#endif
 
 namespace {
 
@@ -29,6 +34,25 @@ __global__ void fetch_reference(float* out, int n) {
   const int i = static_cast<int>(threadIdx.x);
   if (i < n) out[i] = tex1Dfetch(g_tex_ref, i);
 }
+
+#if defined(__HIP__)
+// HIP-TEX-4: hipcc's sampling and surface functions, which read the objects' descriptors.
+__global__ void sample_2d(hipTextureObject_t tex, const float2* at, float* out, int n) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < n) out[i] = tex2D<float>(tex, at[i].x, at[i].y);
+}
+
+__global__ void sample_2d_reference(const float2* at, float* out, int n) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < n) out[i] = tex2D(g_tex_2d_ref, at[i].x, at[i].y);
+}
+
+__global__ void write_surface(hipSurfaceObject_t surface, int width) {
+  const int x = static_cast<int>(threadIdx.x);
+  const int y = static_cast<int>(blockIdx.x);
+  if (x < width) surf2Dwrite(100.0f + x + 1000.0f * y, surface, x * static_cast<int>(sizeof(float)), y);
+}
+#endif
 
 hipResourceDesc linear_resource(void* ptr, size_t bytes) {
   hipResourceDesc res;
@@ -327,6 +351,167 @@ TEST(HipTexture, HIP_TEX_3_SurfaceObjectsNeedAnArray) {
   ASSERT_HIP_OK(hipFreeArray(array));
   hipGetLastError();
 }
+
+#if defined(__HIP__)
+constexpr int kW = 8, kH = 4;
+float texel(int x, int y) { return static_cast<float>(x + 10 * y); }
+
+// What a sampler returns at (u, v) for the 8x4 image of texel(): the host's model of
+// HIP's addressing (clamp to edge, wrap) and filtering (nearest, bilinear about texel centres).
+float expected_sample(float u, float v, bool normalized, bool linear, bool wrap) {
+  if (normalized) {
+    u *= kW;
+    v *= kH;
+  }
+  auto at = [&](int i, int n) { return wrap ? ((i % n) + n) % n : std::min(std::max(i, 0), n - 1); };
+  if (!linear) return texel(at(static_cast<int>(std::floor(u)), kW), at(static_cast<int>(std::floor(v)), kH));
+  const float x = u - 0.5f, y = v - 0.5f;
+  const int i = static_cast<int>(std::floor(x)), j = static_cast<int>(std::floor(y));
+  const float a = x - i, b = y - j;
+  return (1 - a) * (1 - b) * texel(at(i, kW), at(j, kH)) + a * (1 - b) * texel(at(i + 1, kW), at(j, kH)) +
+         (1 - a) * b * texel(at(i, kW), at(j + 1, kH)) + a * b * texel(at(i + 1, kW), at(j + 1, kH));
+}
+
+// Coordinates on texel centres, between them (quarters and halves, exact in the filter's
+// fixed point) and outside the image on every side.
+std::vector<float2> sample_points(bool normalized) {
+  std::vector<float2> at;
+  for (int y = 0; y < kH; ++y)
+    for (int x = 0; x < kW; ++x) at.push_back(make_float2(x + 0.5f, y + 0.5f));
+  for (float u : {0.0f, 0.75f, 1.0f, 3.25f, 7.5f, 8.0f, -2.5f, 9.75f, 13.5f})
+    for (float v : {0.0f, 0.5f, 1.25f, 3.75f, -1.5f, 6.5f}) at.push_back(make_float2(u, v));
+  if (normalized)
+    for (float2& p : at) p = make_float2(p.x / kW, p.y / kH);
+  return at;
+}
+
+TEST(HipTexture, HIP_TEX_4_KernelsSampleArraysAndWriteSurfaces) {
+  HIP_CLAUSE("HIP-TEX-4");
+  hipChannelFormatDesc desc = hipCreateChannelDesc(32, 0, 0, 0, hipChannelFormatKindFloat);
+  hipArray* array = nullptr;
+  ASSERT_HIP_OK(hipMallocArray(&array, &desc, kW, kH, 0));
+  std::vector<float> host(kW * kH);
+  for (int y = 0; y < kH; ++y)
+    for (int x = 0; x < kW; ++x) host[y * kW + x] = texel(x, y);
+  ASSERT_HIP_OK(
+      hipMemcpy2DToArray(array, 0, 0, host.data(), kW * sizeof(float), kW * sizeof(float), kH, hipMemcpyHostToDevice));
+  hipResourceDesc res;
+  std::memset(&res, 0, sizeof res);
+  res.resType = hipResourceTypeArray;
+  res.res.array.array = array;
+  float2* at = nullptr;
+  float* out = nullptr;
+  constexpr int kMaxPoints = 256;
+  ASSERT_HIP_OK(hipMalloc(reinterpret_cast<void**>(&at), kMaxPoints * sizeof(float2)));
+  ASSERT_HIP_OK(hipMalloc(reinterpret_cast<void**>(&out), kMaxPoints * sizeof(float)));
+
+  struct Case {
+    hipTextureFilterMode filter;
+    hipTextureAddressMode address;
+    int normalized;
+  };
+  const Case cases[] = {{hipFilterModePoint, hipAddressModeClamp, 0},
+                        {hipFilterModeLinear, hipAddressModeClamp, 0},
+                        {hipFilterModePoint, hipAddressModeWrap, 1},
+                        {hipFilterModeLinear, hipAddressModeWrap, 1},
+                        {hipFilterModeLinear, hipAddressModeClamp, 1}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(::testing::Message() << "filter " << c.filter << " address " << c.address << " normalized "
+                                      << c.normalized);
+    hipTextureDesc tex;
+    std::memset(&tex, 0, sizeof tex);
+    tex.addressMode[0] = tex.addressMode[1] = c.address;
+    tex.filterMode = c.filter;
+    tex.readMode = hipReadModeElementType;
+    tex.normalizedCoords = c.normalized;
+    hipTextureObject_t object = nullptr;
+    ASSERT_HIP_OK(hipCreateTextureObject(&object, &res, &tex, nullptr));
+    const std::vector<float2> points = sample_points(c.normalized != 0);
+    const int n = static_cast<int>(points.size());
+    ASSERT_LE(n, kMaxPoints);
+    ASSERT_HIP_OK(hipMemcpy(at, points.data(), n * sizeof(float2), hipMemcpyHostToDevice));
+    hipLaunchKernelGGL(sample_2d, dim3(1), dim3(kMaxPoints), 0, 0, object, at, out, n);
+    ASSERT_HIP_OK(hipDeviceSynchronize());
+    std::vector<float> back(n, -1.0f);
+    ASSERT_HIP_OK(hipMemcpy(back.data(), out, n * sizeof(float), hipMemcpyDeviceToHost));
+    for (int i = 0; i < n; ++i) {
+      const float want = expected_sample(points[i].x, points[i].y, c.normalized != 0, c.filter == hipFilterModeLinear,
+                                         c.address == hipAddressModeWrap);
+      EXPECT_NEAR(back[i], want, 1e-3f) << "at (" << points[i].x << ", " << points[i].y << ")";
+    }
+    ASSERT_HIP_OK(hipDestroyTextureObject(object));
+  }
+
+  // A texture reference bound to the array samples it the same way.
+  g_tex_2d_ref.filterMode = hipFilterModeLinear;
+  g_tex_2d_ref.normalized = 0;
+  g_tex_2d_ref.addressMode[0] = g_tex_2d_ref.addressMode[1] = hipAddressModeClamp;
+  ASSERT_HIP_OK(hipBindTextureToArray(&g_tex_2d_ref, array, &desc));
+  const std::vector<float2> points = sample_points(false);
+  const int n = static_cast<int>(points.size());
+  ASSERT_HIP_OK(hipMemcpy(at, points.data(), n * sizeof(float2), hipMemcpyHostToDevice));
+  hipLaunchKernelGGL(sample_2d_reference, dim3(1), dim3(kMaxPoints), 0, 0, at, out, n);
+  ASSERT_HIP_OK(hipDeviceSynchronize());
+  std::vector<float> back(n, -1.0f);
+  ASSERT_HIP_OK(hipMemcpy(back.data(), out, n * sizeof(float), hipMemcpyDeviceToHost));
+  for (int i = 0; i < n; ++i) {
+    EXPECT_NEAR(back[i], expected_sample(points[i].x, points[i].y, false, true, false), 1e-3f) << i;
+  }
+  ASSERT_HIP_OK(hipUnbindTexture(&g_tex_2d_ref));
+
+  // Pitched memory as a 2D texture.
+  void* pitched = nullptr;
+  size_t pitch = 0;
+  ASSERT_HIP_OK(hipMallocPitch(&pitched, &pitch, kW * sizeof(float), kH));
+  ASSERT_HIP_OK(
+      hipMemcpy2D(pitched, pitch, host.data(), kW * sizeof(float), kW * sizeof(float), kH, hipMemcpyHostToDevice));
+  hipResourceDesc pitch_res;
+  std::memset(&pitch_res, 0, sizeof pitch_res);
+  pitch_res.resType = hipResourceTypePitch2D;
+  pitch_res.res.pitch2D.devPtr = pitched;
+  pitch_res.res.pitch2D.desc = desc;
+  pitch_res.res.pitch2D.width = kW;
+  pitch_res.res.pitch2D.height = kH;
+  pitch_res.res.pitch2D.pitchInBytes = pitch;
+  hipTextureDesc point;
+  std::memset(&point, 0, sizeof point);
+  point.addressMode[0] = point.addressMode[1] = hipAddressModeClamp;
+  point.filterMode = hipFilterModePoint;
+  hipTextureObject_t pitch_object = nullptr;
+  ASSERT_HIP_OK(hipCreateTextureObject(&pitch_object, &pitch_res, &point, nullptr));
+  hipLaunchKernelGGL(sample_2d, dim3(1), dim3(kMaxPoints), 0, 0, pitch_object, at, out, n);
+  ASSERT_HIP_OK(hipDeviceSynchronize());
+  ASSERT_HIP_OK(hipMemcpy(back.data(), out, n * sizeof(float), hipMemcpyDeviceToHost));
+  for (int i = 0; i < n; ++i) {
+    EXPECT_NEAR(back[i], expected_sample(points[i].x, points[i].y, false, false, false), 1e-3f) << i;
+  }
+  ASSERT_HIP_OK(hipDestroyTextureObject(pitch_object));
+  ASSERT_HIP_OK(hipFree(pitched));
+
+  // A surface over a second array: every element written by its work-item, read back.
+  hipArray* target = nullptr;
+  ASSERT_HIP_OK(hipMallocArray(&target, &desc, kW, kH, 0));
+  hipResourceDesc surface_res;
+  std::memset(&surface_res, 0, sizeof surface_res);
+  surface_res.resType = hipResourceTypeArray;
+  surface_res.res.array.array = target;
+  hipSurfaceObject_t surface = nullptr;
+  ASSERT_HIP_OK(hipCreateSurfaceObject(&surface, &surface_res));
+  hipLaunchKernelGGL(write_surface, dim3(kH), dim3(kW), 0, 0, surface, kW);
+  ASSERT_HIP_OK(hipDeviceSynchronize());
+  std::vector<float> written(kW * kH, -1.0f);
+  ASSERT_HIP_OK(hipMemcpy2DFromArray(written.data(), kW * sizeof(float), target, 0, 0, kW * sizeof(float), kH,
+                                     hipMemcpyDeviceToHost));
+  for (int y = 0; y < kH; ++y)
+    for (int x = 0; x < kW; ++x) EXPECT_EQ(written[y * kW + x], 100.0f + x + 1000.0f * y) << x << "," << y;
+  ASSERT_HIP_OK(hipDestroySurfaceObject(surface));
+  ASSERT_HIP_OK(hipFreeArray(target));
+  ASSERT_HIP_OK(hipFreeArray(array));
+  ASSERT_HIP_OK(hipFree(at));
+  ASSERT_HIP_OK(hipFree(out));
+  hipGetLastError();
+}
+#endif  // __HIP__
 
 }  // namespace
 }  // namespace hip_suite

@@ -120,3 +120,18 @@ extern "C" __global__ void dpp_scan(const int* in, int* out, int n) {
   v += __builtin_amdgcn_update_dpp(0, v, 0x143, 0xc, 0xf, false);  // row_bcast:31 into rows 2 and 3
   if (i < n) out[i] = v;
 }
+
+// ISA-DISP-3: work-group 0 waits (a bounded spin) for a flag the grid's last work-group sets;
+// out[0] is 1 when it saw the flag, out[1] counts the work-groups that ran.
+extern "C" __global__ void cross_group_flag(unsigned* flag, unsigned* out, unsigned spins) {
+  if (threadIdx.x != 0) return;
+  if (blockIdx.x == gridDim.x - 1) __hip_atomic_store(flag, 1u, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
+  if (blockIdx.x == 0) {
+    unsigned seen = 0;
+    for (unsigned i = 0; i < spins && seen == 0; ++i) {
+      seen = __hip_atomic_load(flag, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
+    }
+    out[0] = seen;
+  }
+  atomicAdd(&out[1], 1u);
+}

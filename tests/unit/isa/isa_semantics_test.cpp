@@ -190,6 +190,18 @@ bool check_reduce(const std::vector<int>& in) {
   return true;
 }
 
+// ISA-DISP-3: a work-group spinning on a flag lets the work-group that sets it run.
+bool check_cross_group(uint32_t blocks) {
+  std::vector<unsigned> flag(1, 0), out(2, 0);
+  const Allow gf(flag), go(out);
+  struct {
+    uint64_t flag, out;
+    unsigned spins;
+  } args{addr(flag), addr(out), 1u << 20};
+  if (launch(kernel(o2(), "cross_group_flag"), args, blocks * 64, 64).fault) return false;
+  return out[0] == 1 && out[1] == blocks;
+}
+
 bool check_divergent(const std::vector<int>& in) {
   const int n = static_cast<int>(in.size());
   std::vector<int> out(n, 0);
@@ -585,6 +597,11 @@ TEST(IsaStats, WavesAndLaneInstructionsAreCounted) {
 #ifdef ROCREF_ISA_MUTANTS
 // Each planted bug must make a check above fail (the checks cannot pass vacuously).
 // covers: ISA-EXEC-1, ISA-EXEC-3, ISA-BAR-1, ISA-DISP-2, ISA-DEC-1, ISA-EXEC-6, ISA-EXEC-7, ISA-EXEC-8
+TEST(IsaSemantics, ISA_DISP_3_SpinningWorkGroupsLetOthersRun) {
+  EXPECT_TRUE(check_cross_group(2));
+  EXPECT_TRUE(check_cross_group(40));  // more work-groups than are resident at once
+}
+
 TEST(IsaMutants, EveryMutantIsCaught) {
   std::vector<float> a(300), b(300);
   for (int i = 0; i < 300; ++i) { a[i] = i * 0.5f; b[i] = 3.0f * i; }
@@ -612,6 +629,11 @@ TEST(IsaMutants, EveryMutantIsCaught) {
   {
     Mutant m(IsaMutant::WorkItemIdXInV1);
     EXPECT_FALSE(check_vadd(a, b));
+  }
+  ASSERT_TRUE(check_cross_group(2));
+  {
+    Mutant m(IsaMutant::WorkGroupsOneAtATime);
+    EXPECT_FALSE(check_cross_group(2));
   }
   {
     Mutant m(IsaMutant::Vop2Src1AsSgpr);
