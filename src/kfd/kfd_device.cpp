@@ -2,6 +2,7 @@
 #include "kfd/kfd_device.h"
 #include "common/trace_checks.h"
 
+#include <pthread.h>
 #include <sys/mman.h>
 
 #include <cerrno>
@@ -10,6 +11,7 @@
 #include "kfd/aql_hw_queue.h"
 #include "kfd/device_state.h"
 #include "kfd/drm_render.h"
+#include "kfd/kfd_mutant.h"
 
 namespace rocref::kfd {
 
@@ -95,9 +97,23 @@ KfdDevice& KfdDevice::instance() {
     auto* d = new KfdDevice(configured_gpu_count());
     // The device lives until exit; its scheduler thread must stop before statics go away.
     std::atexit([] { instance().impl_->engines.stop(); });
+    // KFD-PROC-4: a forked child is a new process to the driver.
+    ::pthread_atfork(nullptr, nullptr, [] { instance().reset_after_fork(); });
     return d;
   }();
   return *device;
+}
+
+// KFD-PROC-4: amdkfd's processes belong to their mm, so a forked child has none: the parent's
+// descriptors answer -EBADF there and the child opens its own, whose queues run on engines of
+// its own (the parent's engine thread does not exist in the child). The parent's state is left
+// as fork copied it (its thread and locks are not the child's to use): it is never freed.
+void KfdDevice::reset_after_fork() {
+  if (kfd_mutant_active(KfdMutant::ForkKeepsParentDevice)) return;
+  const int next_fd = impl_->next_fd;
+  const uint32_t gpus = impl_->topology.gpu_count();
+  impl_ = new Impl(gpus);
+  impl_->next_fd = next_fd;  // fd numbers of the parent's descriptors are never reused
 }
 
 KfdDevice::KfdDevice(uint32_t gpu_count) : impl_(new Impl(gpu_count)) {}

@@ -36,6 +36,8 @@ class KfdDevice {
 
   // /dev/kfd. Returns a descriptor (>= kFirstFd) or -errno.
   int open_kfd();
+  // KFD-PROC-4: the fork handler: the child starts with no KFD processes and engines of its own.
+  void reset_after_fork();
   // /dev/dri/renderD<minor>. Returns a descriptor or -errno (-ENOENT for an unknown minor).
   int open_render(uint32_t minor);
   int close(int fd);                                      // 0 or -EBADF

@@ -21,6 +21,7 @@
 #include "common/trace_checks.h"
 #include "kfd/device_state.h"
 #include "kfd/kfd_abi.h"
+#include "kfd/kfd_mutant.h"
 #include "kfd/user_copy.h"
 
 namespace rocref::kfd {
@@ -106,7 +107,8 @@ int kfd_dispatch_ioctl(DeviceState& dev, Process& p, unsigned long request, void
   ROCREF_TRACE_SPAN(trace::Layer::Kfd, std::string_view(desc.name).substr(11), "");
   int ret = desc.func(call);
   if (ioc_dir(cmd) & kIocRead) {
-    if (copy_to_user(uarg, kdata.data(), usize) != 0) ret = -EFAULT;
+    const size_t out = kfd_mutant_active(KfdMutant::CopyOutWholeStruct) ? asize : usize;
+    if (copy_to_user(uarg, kdata.data(), out) != 0) ret = -EFAULT;
   }
   // A refused ioctl is what user space sees as a failed call: a warning, as amdkfd's pr_debug/pr_err.
   if (ret < 0) ROCREF_LOG(log::kWarning, "kfd", "%s -> %d", desc.name, ret);

@@ -7,15 +7,19 @@
 namespace rocref::kfd {
 
 enum class KfdMutant : unsigned {
-  QueueAlignmentUnchecked,  // KFD-Q-7: misaligned ring base and queue pointers accepted
-  UserptrWriteUnchecked,    // KFD-MEM-3: USERPTR|WRITABLE pinned without FOLL_WRITE's check
-  Pm4DisableIgnored,        // KFD-Q-9: UPDATE_QUEUE's percentage 0 leaves a PM4 queue running
-  MemLimitUnchecked,        // KFD-MEM-11: an allocation past the memory limits is accepted
-  FreeKeepsMemCharge,       // KFD-MEM-11: a freed buffer's charge is never given back
-  CoherentMappedNc,         // GPU-GRAIN-1: the COHERENT flag ignored: every buffer mapped MTYPE_NC (coarse)
-  PeerLinkOneWay,           // KFD-TOPO-8: a GPU lists p2p links only to GPUs of higher nodes
-  AllocIgnoresGpuId,        // KFD-TOPO-8: ALLOC_MEMORY_OF_GPU takes VRAM from GPU 0 whatever gpu_id names
-  PeerMapSkipped,           // KFD-MEM-12: MAP_MEMORY_TO_GPU to a peer GPU succeeds without mapping its VM
+  QueueAlignmentUnchecked,    // KFD-Q-7: misaligned ring base and queue pointers accepted
+  UserptrWriteUnchecked,      // KFD-MEM-3: USERPTR|WRITABLE pinned without FOLL_WRITE's check
+  Pm4DisableIgnored,          // KFD-Q-9: UPDATE_QUEUE's percentage 0 leaves a PM4 queue running
+  MemLimitUnchecked,          // KFD-MEM-11: an allocation past the memory limits is accepted
+  FreeKeepsMemCharge,         // KFD-MEM-11: a freed buffer's charge is never given back
+  CoherentMappedNc,           // GPU-GRAIN-1: the COHERENT flag ignored: every buffer mapped MTYPE_NC (coarse)
+  PeerLinkOneWay,             // KFD-TOPO-8: a GPU lists p2p links only to GPUs of higher nodes
+  AllocIgnoresGpuId,          // KFD-TOPO-8: ALLOC_MEMORY_OF_GPU takes VRAM from GPU 0 whatever gpu_id names
+  PeerMapSkipped,             // KFD-MEM-12: MAP_MEMORY_TO_GPU to a peer GPU succeeds without mapping its VM
+  PrivateFileUserptrRefused,  // KFD-MEM-13: USERPTR over a private file mapping (.data/.bss) is -EFAULT
+  PinSharedAcrossFork,        // KFD-MEM-14: a forked child keeps sharing the parent's pinned private pages
+  CopyOutWholeStruct,         // KFD-IOC-2: an answer copied out at the driver's struct size, past a shorter user size
+  ForkKeepsParentDevice,      // KFD-PROC-4: a forked child keeps the parent's driver state and its absent engine thread
   kCount
 };
 

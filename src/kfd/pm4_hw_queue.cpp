@@ -1,6 +1,7 @@
 // kfd/pm4_hw_queue.cpp - binds a user PM4 compute queue to the GPU model's PM4 queue over the process's GPUVM.
 #include "kfd/pm4_hw_queue.h"
 
+#include "gpu/adversary.h"
 #include "kfd/kfd_mutant.h"
 
 namespace rocref::kfd {
@@ -48,6 +49,8 @@ bool Pm4HwQueue::step() noexcept {
     // PM4-REL-2, KFD-IRQ-1: RELEASE_MEM's interrupt context is the event id.
     b.on_interrupt = [ih, pasid](uint32_t int_ctx) { push_signal(ih, pasid, int_ctx); };
     b.on_error = [this](const std::string&) { stop(); };
+    if (gpu::adversary::enabled()) l2_ = gpu::adversary::agent_cache();  // GPU-GRAIN-*, PM4-DISP-3
+    b.l2 = l2_.get();
     engine_ = std::make_unique<gpu::pm4::Pm4Queue>(std::move(b));
     return true;
   }

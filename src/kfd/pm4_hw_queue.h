@@ -6,7 +6,8 @@
 // RELEASE_MEM interrupts become IH ring entries carrying their context id (the
 // event id, KFD-IRQ-1); an engine error stops the queue. UPDATE_QUEUE's new
 // ring and active state (a null ring, size 0 or percentage 0 disables it, as
-// amdkfd's QUEUE_IS_ACTIVE) are applied at the next step.
+// amdkfd's QUEUE_IS_ACTIVE) are applied at the next step. DISPATCH_DIRECT runs on the ISA
+// interpreter (PM4-DISP-2), through the agent's L2 in the adversarial mode as AQL dispatches do.
 #pragma once
 
 #include <atomic>
@@ -38,6 +39,7 @@ class Pm4HwQueue final : public BoundHwQueue {
   std::mutex ring_mu_;  // the ring UPDATE_QUEUE set, taken by the next step
   uint64_t ring_va_, ring_bytes_;
   bool ring_changed_ = false;
+  std::shared_ptr<gpu::isa::AgentCache> l2_;    // adversarial mode: the agent's L2 (PM4-DISP-3)
   std::unique_ptr<gpu::pm4::Pm4Queue> engine_;  // bound on the first step, as the CP maps a queue
 };
 

@@ -6,13 +6,19 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "common/own_memory.h"
+#include "kfd/kfd_mutant.h"
 #include "kfd/off_stack_call.h"
 
 namespace rocref::kfd {
@@ -23,7 +29,10 @@ constexpr uint64_t kPage = 4096;
 struct Vma {
   uint64_t start = 0, end = 0;
   bool read = false, write = false, exec = false, shared = false, anonymous = false;
+  bool pinned = false;  // pages a registration moved into its memfd (named kMemfdName)
 };
+
+constexpr const char* kMemfdName = "rocref-userptr";
 
 // The whole of /proc/self/maps. Raw system calls: under the LD_PRELOAD interposer, open,
 // fopen and close are hooked, and the driver must see the process's real mappings.
@@ -64,6 +73,7 @@ std::vector<Vma> vmas_over(uint64_t lo, uint64_t hi) {
     v.exec = perms[2] == 'x';
     v.shared = perms[3] == 's';
     v.anonymous = inode == 0;  // [heap], [stack], plain anonymous mmaps
+    v.pinned = line.find(std::string("/memfd:") + kMemfdName) != std::string::npos;
     out.push_back(v);
   }
   return out;
@@ -110,6 +120,98 @@ int prot_of(const Vma& v) {
   return (v.read ? PROT_READ : 0) | (v.write ? PROT_WRITE : 0) | (v.exec ? PROT_EXEC : 0);
 }
 
+// KFD-MEM-14: the moved ranges, for the fork handler. The pages a pin moved into its memfd are a
+// shared mapping, which fork would share between parent and child; the application's pages
+// were private, so the child gets its own copy of them, as copy-on-write gave it before.
+std::mutex& pins_mutex() {
+  static std::mutex m;
+  return m;
+}
+// Every range a registration moved, kept after its buffer is freed: the application's pages
+// stay the memfd's until it unmaps them. Keyed by (lo, hi); the value is the user's protection.
+std::map<std::pair<uint64_t, uint64_t>, int>& moved_ranges() {
+  static std::map<std::pair<uint64_t, uint64_t>, int> m;
+  return m;
+}
+
+// Copies `size` bytes from `at` into `copy`, then moves `copy` over `at` (mremap), with no store
+// to memory in between: on x86-64 one asm block (rep movsb, then the system call), so the range
+// may hold this very call's stack frames and the copy still has every byte they hold.
+bool copy_then_move_over(void* copy, void* at, size_t size) {
+#if defined(__x86_64__)
+  void* dst = copy;
+  const void* src = at;
+  size_t n = size;
+  long ret;
+  // rep movsb advances rdi, rsi and rcx: the system call's arguments wait in registers it leaves alone.
+  register void* old asm("r9") = copy;
+  register long flags asm("r10") = MREMAP_MAYMOVE | MREMAP_FIXED;
+  register void* target asm("r8") = at;
+  asm volatile(
+      "rep movsb\n\t"
+      "mov %%r9, %%rdi\n\t"
+      "mov %%rdx, %%rsi\n\t"
+      "mov %[nr], %%eax\n\t"
+      "syscall"
+      : "+D"(dst), "+S"(src), "+c"(n), "=a"(ret)
+      : "d"(size), [nr] "i"(SYS_mremap), "r"(old), "r"(flags), "r"(target)
+      : "r11", "memory");
+  return ret == reinterpret_cast<long>(at);
+#else
+  std::memcpy(copy, at, size);
+  return ::mremap(copy, size, size, MREMAP_MAYMOVE | MREMAP_FIXED, at) != MAP_FAILED;
+#endif
+}
+
+// Replaces [lo, hi) (memfd pages a registration moved) by private pages holding the same
+// bytes. Skipped when the range no longer is all the pins' memfd pages (the application unmapped
+// or replaced them).
+void make_private(uint64_t lo, uint64_t hi, int prot) {
+  const std::vector<Vma> now = vmas_over(lo, hi);
+  uint64_t covered = lo;
+  for (const Vma& v : now) {
+    if (v.start > covered || !v.pinned || !v.read) return;
+    covered = v.end;
+  }
+  if (now.empty() || covered < hi) return;
+  const size_t size = hi - lo;
+  void* copy = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (copy == MAP_FAILED) return;
+  void* at = reinterpret_cast<void*>(static_cast<uintptr_t>(lo));
+  if (!copy_then_move_over(copy, at, size)) {
+    ::munmap(copy, size);
+    return;
+  }
+  ::mprotect(at, size, prot);
+}
+
+// The forking thread's own stack runs in both processes from the fork system call on, before any
+// handler in the child: its moved pages are made private here, in the parent, first (they stop
+// being the GPU's view of them: a registration of live stack frames does not survive a fork).
+void before_fork() {
+  pins_mutex().lock();
+  if (kfd_mutant_active(KfdMutant::PinSharedAcrossFork)) return;
+  const auto frame = reinterpret_cast<uint64_t>(__builtin_frame_address(0));
+  constexpr uint64_t kStackWindow = 64ull << 20;
+  for (const auto& [range, prot] : moved_ranges()) {
+    if (range.second + kStackWindow > frame && range.first < frame + kStackWindow) {
+      make_private(range.first, range.second, prot);
+    }
+  }
+}
+void after_fork_parent() { pins_mutex().unlock(); }
+void after_fork_child() {
+  if (!kfd_mutant_active(KfdMutant::PinSharedAcrossFork)) {
+    for (const auto& [range, prot] : moved_ranges()) make_private(range.first, range.second, prot);
+  }
+  pins_mutex().unlock();
+}
+
+void install_fork_handler() {
+  static std::once_flag once;
+  std::call_once(once, [] { ::pthread_atfork(before_fork, after_fork_parent, after_fork_child); });
+}
+
 }  // namespace
 
 int UserptrPin::create(uint64_t user, uint64_t size, bool writable, std::unique_ptr<UserptrPin>* out) {
@@ -125,7 +227,9 @@ int UserptrPin::create_here(uint64_t user, uint64_t size, bool writable, std::un
   for (const Vma& v : vmas) {
     if (v.start > covered) return -EFAULT;  // a hole
     if (!v.read || (writable && !v.write)) return -EFAULT;
-    if (!v.shared && !v.anonymous) return -EFAULT;  // private file mappings are not modeled
+    // A private file mapping (an executable's .data and .bss, a MAP_PRIVATE file) is the
+    // process's own copy-on-write pages, pinnable as anonymous memory is (KFD-MEM-13).
+    if (!v.shared && !v.anonymous && kfd_mutant_active(KfdMutant::PrivateFileUserptrRefused)) return -EFAULT;
     covered = v.end;
   }
   if (vmas.empty() || covered < user + size) return -EFAULT;
@@ -157,17 +261,19 @@ int UserptrPin::create_here(uint64_t user, uint64_t size, bool writable, std::un
       if (::mprotect(at, hi - lo, PROT_READ | (v.write ? PROT_WRITE : 0)) != 0) return fail(-EFAULT);
       continue;
     }
-    // Private anonymous pages: copied into the memfd, which the view maps now and the user's
-    // range maps below, once every piece is ready.
+    // Private pages: copied into the memfd, which the view maps now and the user's range maps
+    // below, once every piece is ready. A private file mapping's untouched pages hold the file's
+    // bytes, not zeros: all of them are copied.
     if (fd < 0) {
-      fd = ::memfd_create("rocref-userptr", MFD_CLOEXEC);
+      fd = ::memfd_create(kMemfdName, MFD_CLOEXEC);
       if (fd < 0 || ::ftruncate(fd, static_cast<off_t>(size)) != 0) return fail(-ENOMEM);
     }
     if (::mmap(at, hi - lo, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, static_cast<off_t>(lo - user)) ==
         MAP_FAILED) {
       return fail(-ENOMEM);
     }
-    if (!copy_touched_pages(lo, hi - lo, at)) return fail(-EFAULT);
+    const bool copied = v.anonymous ? copy_touched_pages(lo, hi - lo, at) : read_own_memory(at, piece, hi - lo);
+    if (!copied) return fail(-EFAULT);
   }
   for (const Vma& v : vmas) {
     if (v.shared) continue;
@@ -179,6 +285,13 @@ int UserptrPin::create_here(uint64_t user, uint64_t size, bool writable, std::un
     }
   }
   if (fd >= 0) ::close(fd);  // the mappings keep the memfd alive
+  install_fork_handler();
+  {
+    std::lock_guard<std::mutex> lock(pins_mutex());
+    for (const Vma& v : vmas) {
+      if (!v.shared) moved_ranges()[{std::max(v.start, user), std::min(v.end, user + size)}] = prot_of(v);
+    }
+  }
   out->reset(new UserptrPin(user, size, view));
   return 0;
 }

@@ -2,7 +2,8 @@
 //
 // The GPU must never reach a host page that the application has unmapped. The
 // pin gives the driver its own view of the user's pages, built per mapping of
-// the range: private anonymous memory is moved into a memfd mapped both at the
+// the range: private memory (anonymous, or a private file mapping such as an
+// executable's .data and .bss) is moved into a memfd mapped both at the
 // user's address (with the user's protection) and in the driver's view; a shared
 // mapping (a file, shared memory, or pages an earlier registration moved into its
 // memfd) gets a second mapping of the same pages (mremap with old size 0).
@@ -11,10 +12,13 @@
 // application does with its own mapping (KFD-MEM-10). Whether the user's range
 // is still mapped is the MMU-notifier question: gpu::vm::GpuVm asks it at
 // every translation of the buffer (user_range_present) and evicts on "no".
-// Known limits: private file mappings are refused with -EFAULT; stores the
+// Known limits: a private file mapping's pages stop following the file (they
+// were the process's copy-on-write pages already once written); stores the
 // application's other threads make to the range while it is being registered may
 // be lost (registration copies the pages once). The calling thread's own stack is
-// registered off that stack, while the thread waits (kfd/off_stack_call.h).
+// registered off that stack, while the thread waits (kfd/off_stack_call.h). A forked
+// child's copies of the moved pages are made private again at fork (KFD-MEM-14), so parent
+// and child never share a registered stack or heap page.
 #pragma once
 
 #include <cstdint>

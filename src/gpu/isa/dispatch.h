@@ -1,10 +1,10 @@
-// gpu/isa/dispatch.h - the entry point: run one AQL kernel dispatch whose kernel object is an AMDHSA descriptor.
+// gpu/isa/dispatch.h - the AQL front end: one kernel dispatch whose kernel object is an AMDHSA descriptor.
 //
 // The packet processor calls is_isa_kernel() at launch (classification, no side
-// effects) and run_isa_dispatch() at completion. Work-groups run one after the
-// other, or side by side on several host threads (work_group_pool.h, ISA-PAR-1);
-// the waves of a work-group run round-robin, each until s_barrier or
-// s_endpgm, so barriers hold as on the hardware (ISA-BAR-1). A fault or an
+// effects) and run_isa_dispatch() at completion: launch_from_aql() turns the packet
+// and its descriptor into a Launch (launch.h), run_launch() runs it: resident work-groups whose
+// waves take turns (ISA-DISP-3) on one or more host workers (ISA-PAR-1); a wave at s_barrier
+// waits for its group's other waves (ISA-BAR-1). A fault or an
 // illegal instruction ends the dispatch with the PacketFault the queue's error
 // path reports (ISA-ERR-1, ISA-MEM-1); the model itself never stops.
 #pragma once
@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "gpu/isa/launch.h"
 #include "gpu/memory_access.h"
 #include "gpu/packet_checks.h"
 
@@ -32,18 +33,14 @@ struct IsaDispatch {
   unsigned workers = 0;      // host threads for the work-groups; 0: WorkGroupPool::configured_workers()
 };
 
-struct IsaStats {
-  uint64_t work_groups = 0;
-  uint64_t waves = 0;
-  uint64_t instructions = 0;         // wave instructions
-  uint64_t scalar_instructions = 0;  // of which SOP1/SOP2/SOPK/SOPC/SOPP/SMEM (the rest are vector)
-  uint64_t lane_instructions = 0;    // instructions x active lanes
-};
-
 // ISA-DISP-1: whether the dispatch's kernel object is a valid gfx9 AMDHSA kernel descriptor.
 bool is_isa_kernel(const hsa_kernel_dispatch_packet_t& packet, MemoryAccess& memory, std::string* why = nullptr);
 
-// Runs the whole grid; nullopt on success.
+// ISA-DISP-2: the Launch of the dispatch (user SGPRs in the ABI's order of the descriptor's
+// kernel_code_properties); a fault when the descriptor is not one the interpreter can run.
+std::optional<PacketFault> launch_from_aql(const IsaDispatch& dispatch, Launch* out);
+
+// launch_from_aql, then run_launch: the whole grid; nullopt on success.
 std::optional<PacketFault> run_isa_dispatch(const IsaDispatch& dispatch, IsaStats* stats = nullptr);
 
 }  // namespace rocref::gpu::isa

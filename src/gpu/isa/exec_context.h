@@ -30,7 +30,7 @@ struct ExecContext {
   MemoryAccess* memory = nullptr;
   AgentCache* l2 = nullptr;  // adversarial mode: the agent's L2 (GPU-GRAIN-*); null in the fast mode
   // Overlays: the dispatch packet as launched, and the dispatch's scratch backing store.
-  uint64_t packet_va = 0;
+  uint64_t packet_va = 0;  // 0: no packet (a PM4 dispatch)
   uint8_t packet[64] = {};
   uint64_t scratch_va = 0;  // host address of `scratch` (the V# base the waves see)
   std::vector<uint8_t> scratch;
@@ -40,7 +40,7 @@ struct ExecContext {
 
   // Host pointer for [va, va + size) or nullptr (the fault is already reported by the VM).
   void* map(uint64_t va, size_t size, Access access) noexcept {
-    if (va - packet_va < sizeof packet && va + size <= packet_va + sizeof packet) {
+    if (packet_va != 0 && va - packet_va < sizeof packet && va + size <= packet_va + sizeof packet) {
       if (access != Access::Read) return nullptr;  // the packet is read-only to the kernel
       return packet + (va - packet_va);
     }
@@ -54,7 +54,7 @@ struct ExecContext {
 
   // Whether [va, va + size) touches a model-owned overlay (never cached as a GPU page).
   bool overlay(uint64_t va, size_t size) const noexcept {
-    const bool packet_hit = va < packet_va + sizeof packet && packet_va < va + size;
+    const bool packet_hit = packet_va != 0 && va < packet_va + sizeof packet && packet_va < va + size;
     const bool scratch_hit = !scratch.empty() && va < scratch_va + scratch.size() && scratch_va < va + size;
     return packet_hit || scratch_hit;
   }

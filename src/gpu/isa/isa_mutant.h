@@ -28,6 +28,7 @@ enum class IsaMutant : unsigned {
   ParallelStatsOfOneWorker,  // ISA-PAR-1: a parallel launch counts only the calling thread's work-groups
   ParallelFaultOfLastGroup,  // ISA-PAR-1: a parallel launch reports the fault of the last faulting work-group
   WorkGroupsOneAtATime,      // ISA-DISP-3: each work-group runs to its end before the next starts (no quanta)
+  UserDataFromSecondRegister,  // ISA-LAUNCH-2: a PM4 launch's s0 is COMPUTE_USER_DATA_1, not _0 (one register off)
   kCount
 };
 

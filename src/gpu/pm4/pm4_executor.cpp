@@ -6,6 +6,9 @@
 #include <cstring>
 #include <vector>
 
+#include "gpu/isa/agent_cache.h"
+#include "gpu/pm4/pm4_dispatch.h"
+#include "gpu/pm4/pm4_mutant.h"
 #include "gpu/pm4/pm4_packets.h"
 
 namespace rocref::gpu::pm4 {
@@ -36,6 +39,8 @@ bool release_mem(const uint32_t* p, uint32_t n, const Pm4Context& ctx, Pm4Result
   const uint32_t int_sel = release_int_sel(p[2]);
   const uint64_t va = (uint64_t(p[4]) << 32) | p[3];
   if (data_sel > 3) return fail(r, "PM4-REL-1: RELEASE_MEM data_sel " + std::to_string(data_sel) + " not modeled");
+  // PM4-DISP-3: the end-of-pipe release writes the L2's dirty lines back before its data.
+  if (ctx.l2 != nullptr && !pm4_mutant_active(Pm4Mutant::ReleaseSkipsL2WriteBack)) ctx.l2->write_back();
   if (data_sel != 0) {
     const size_t bytes = data_sel == 1 ? 4 : 8;
     if (va % bytes != 0) return fail(r, "PM4-REL-1: RELEASE_MEM address " + hex(va) + " misaligned");
@@ -69,11 +74,19 @@ bool write_data(const uint32_t* p, uint32_t n, const Pm4Context& ctx, Pm4Result&
 
 }  // namespace
 
+uint32_t packet_dwords(uint32_t header) noexcept {
+  if (pm4_mutant_active(Pm4Mutant::LongOneDwordNop)) return count_of(header) + 2;
+  return dwords_of(header);
+}
+
 bool run_packet(const uint32_t* p, uint32_t n, const Pm4Context& ctx, int depth, Pm4Result& r) {
   switch (opcode_of(p[0])) {
-    case kItNop:
-    case kItAcquireMem:  // PM4-ACQ-1: caches are not modeled; the acquire is a no-op
+    case kItNop: return true;
+    case kItAcquireMem:  // PM4-ACQ-1: the L2's clean lines are forgotten (adversarial mode; no cache otherwise)
+      if (ctx.l2 != nullptr) ctx.l2->acquire_system();
       return true;
+    case kItSetShReg: return set_sh_reg(p, n, ctx, r);
+    case kItDispatchDirect: return dispatch_direct(p, n, ctx, r);
     case kItReleaseMem:
       return release_mem(p, n, ctx, r);
     case kItWriteData:
@@ -122,7 +135,7 @@ Pm4Result execute_ib(uint64_t va, uint32_t size_dw, const Pm4Context& ctx, int d
       fail(r, "PM4-PKT-3: type-" + std::to_string(type_of(header)) + " packet at dword " + std::to_string(at));
       return r;
     }
-    const uint32_t n = dwords_of(header);
+    const uint32_t n = packet_dwords(header);
     // PM4-PKT-1: the whole packet lies inside the IB, or nothing of it runs.
     if (n > size_dw - at) {
       fail(r, "PM4-PKT-1: packet of " + std::to_string(n) + " dwords runs past the IB end");

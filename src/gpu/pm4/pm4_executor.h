@@ -12,12 +12,19 @@
 
 #include "gpu/memory_access.h"
 
+namespace rocref::gpu::isa {
+class AgentCache;
+struct ShRegisters;
+}  // namespace rocref::gpu::isa
+
 namespace rocref::gpu::pm4 {
 
 struct Pm4Context {
   MemoryAccess* memory = nullptr;
   std::function<void(uint32_t int_ctx)> on_interrupt;  // RELEASE_MEM with int_sel != 0
   std::function<uint64_t()> clock;                     // data_sel 3 (GPU clock); null: steady clock
+  isa::ShRegisters* sh = nullptr;  // a compute queue's SH registers (SET_SH_REG); null in an AQL PM4-IB
+  isa::AgentCache* l2 = nullptr;   // adversarial mode: the agent's L2 (isa/agent_cache.h)
 };
 
 struct Pm4Result {
@@ -27,6 +34,9 @@ struct Pm4Result {
 };
 
 inline constexpr int kMaxIbDepth = 2;  // the AQL jump IB plus one chained level
+
+// PM4-PKT-1/2: a type-3 packet's length in dwords from its header (dwords_of, planted bugs aside).
+uint32_t packet_dwords(uint32_t header) noexcept;
 
 Pm4Result execute_ib(uint64_t va, uint32_t size_dw, const Pm4Context& ctx, int depth = 0);
 // Runs one type-3 packet of n dwords (n = dwords_of(p[0])) already copied out of its ring or

@@ -2,7 +2,8 @@
 //
 // Facts from ROCR's core/inc/amd_gpu_pm4.h and amdgpu's soc15d.h: header =
 // type (bits 30-31) | count = dwords - 2 (bits 16-29) | opcode (bits 8-15) |
-// shader type (bit 1). A type-2 packet (0x80000000) is a one-dword filler.
+// shader type (bit 1). A type-2 packet (0x80000000) is a one-dword filler, and so is a
+// type-3 NOP whose count is 0x3FFF (amdgpu's ring padding, gfx_v9_0's ring `nop`).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,8 @@
 namespace rocref::gpu::pm4 {
 
 inline constexpr uint32_t kItNop = 0x10;
+inline constexpr uint32_t kItDispatchDirect = 0x15;
+inline constexpr uint32_t kItSetShReg = 0x76;
 inline constexpr uint32_t kItWriteData = 0x37;
 inline constexpr uint32_t kItIndirectBuffer = 0x3F;
 inline constexpr uint32_t kItReleaseMem = 0x49;
@@ -17,7 +20,12 @@ inline constexpr uint32_t kItAcquireMem = 0x58;
 
 constexpr uint32_t type_of(uint32_t header) { return header >> 30; }
 constexpr uint32_t opcode_of(uint32_t header) { return (header >> 8) & 0xffu; }
-constexpr uint32_t dwords_of(uint32_t header) { return ((header >> 16) & 0x3fffu) + 2; }
+constexpr uint32_t count_of(uint32_t header) { return (header >> 16) & 0x3fffu; }
+inline constexpr uint32_t kOneDwordNopCount = 0x3fffu;
+// PM4-PKT-1/2: count + 2 dwords, except the one-dword NOP (count 0x3FFF).
+constexpr uint32_t dwords_of(uint32_t header) {
+  return opcode_of(header) == kItNop && count_of(header) == kOneDwordNopCount ? 1 : count_of(header) + 2;
+}
 constexpr uint32_t make_header(uint32_t opcode, uint32_t dwords) {
   return (3u << 30) | (((dwords - 2) & 0x3fffu) << 16) | ((opcode & 0xffu) << 8);
 }

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "gpu/isa/compute_registers.h"
 #include "gpu/pm4/pm4_executor.h"
 #include "gpu/pm4/pm4_packets.h"
 
@@ -12,7 +13,7 @@ bool power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 constexpr uint32_t kType2Filler = 0x80000000u;
 }  // namespace
 
-Pm4Queue::Pm4Queue(Pm4QueueBinding binding) : b_(std::move(binding)) {
+Pm4Queue::Pm4Queue(Pm4QueueBinding binding) : b_(std::move(binding)), sh_(std::make_unique<isa::ShRegisters>()) {
   // PM4-Q-1: a ring the CP could not run is an error from the start.
   if (b_.memory == nullptr || b_.doorbell == nullptr || !power_of_two(b_.ring_bytes) || b_.ring_bytes < 16 ||
       (b_.ring_va & 255) != 0 || (b_.rptr_va & 3) != 0) {
@@ -25,6 +26,8 @@ void Pm4Queue::set_ring(uint64_t ring_va, uint64_t ring_bytes) {
   b_.ring_bytes = ring_bytes;
   if (!power_of_two(ring_bytes) || ring_bytes < 16 || (ring_va & 255) != 0) fail("PM4-Q-1: invalid ring binding");
 }
+
+Pm4Queue::~Pm4Queue() = default;
 
 Pm4QueueAction Pm4Queue::fail(const std::string& what) {
   if (!error_.exchange(true, std::memory_order_acq_rel) && b_.on_error) b_.on_error(what);
@@ -56,7 +59,7 @@ Pm4QueueAction Pm4Queue::step() {
   uint32_t n = 1;
   if (header != kType2Filler) {
     if (type_of(header) != 3) return fail("PM4-PKT-3: type-" + std::to_string(type_of(header)) + " packet in the ring");
-    n = dwords_of(header);
+    n = packet_dwords(header);
   }
   if (n > ring_dw) return fail("PM4-PKT-1: packet of " + std::to_string(n) + " dwords is longer than the ring");
   if (n > avail) return Pm4QueueAction::None;  // the rest is not published yet: wait
@@ -64,7 +67,7 @@ Pm4QueueAction Pm4Queue::step() {
   pkt[0] = header;
   for (uint32_t i = 1; i < n; ++i) pkt[i] = dw_at(i);
   if (header != kType2Filler) {
-    const Pm4Context ctx{b_.memory, b_.on_interrupt, b_.clock};
+    const Pm4Context ctx{b_.memory, b_.on_interrupt, b_.clock, sh_.get(), b_.l2};
     Pm4Result r;
     if (!run_packet(pkt.data(), n, ctx, 0, r)) return fail(r.what);
   }

@@ -14,9 +14,15 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "gpu/memory_access.h"
+
+namespace rocref::gpu::isa {
+class AgentCache;
+struct ShRegisters;
+}  // namespace rocref::gpu::isa
 
 namespace rocref::gpu::pm4 {
 
@@ -29,6 +35,7 @@ struct Pm4QueueBinding {
   std::function<void(uint32_t int_ctx)> on_interrupt;  // RELEASE_MEM int_sel != 0
   std::function<void(const std::string& what)> on_error;  // once
   std::function<uint64_t()> clock;
+  isa::AgentCache* l2 = nullptr;  // adversarial mode: the agent's L2, for DISPATCH_DIRECT and the fences
 };
 
 enum class Pm4QueueAction : uint8_t { None, Executed, Error };
@@ -36,6 +43,7 @@ enum class Pm4QueueAction : uint8_t { None, Executed, Error };
 class Pm4Queue {
  public:
   explicit Pm4Queue(Pm4QueueBinding binding);
+  ~Pm4Queue();
   Pm4Queue(const Pm4Queue&) = delete;
   Pm4Queue& operator=(const Pm4Queue&) = delete;
 
@@ -50,6 +58,7 @@ class Pm4Queue {
   Pm4QueueAction fail(const std::string& what);
 
   Pm4QueueBinding b_;
+  std::unique_ptr<isa::ShRegisters> sh_;  // SET_SH_REG's registers (PM4-DISP-1), kept across packets
   uint64_t consumed_ = 0;
   std::atomic<bool> error_{false};
 };

@@ -195,6 +195,57 @@ TEST_F(Hsakmt_RegisterMemory, UserMemoryRegistersMapsAndDeregisters) {
   std::free(user);
 }
 
+// A global array of the program (its .data, a private mapping of the executable file) and a zero
+// one (.bss): amdkfd pins any private mapping the process can access (KFD-MEM-13).
+alignas(4096) unsigned char g_register_data[3 * 4096] = {7, 8, 9};
+alignas(4096) unsigned char g_register_bss[2 * 4096];
+
+TEST_F(Hsakmt_RegisterMemory, KFD_MEM_13_GlobalArrayRegistersAndMaps) {
+  for (unsigned char* a : {g_register_data, g_register_bss}) {
+    const HSAuint64 size = a == g_register_data ? sizeof g_register_data : sizeof g_register_bss;
+    ASSERT_EQ(hsaKmtRegisterMemory(a, size), HSAKMT_STATUS_SUCCESS);
+    HSAuint64 gpu_va = 0;
+    ASSERT_EQ(hsaKmtMapMemoryToGPU(a, size, &gpu_va), HSAKMT_STATUS_SUCCESS);
+    EXPECT_NE(gpu_va, 0u);
+    a[4096] = 0x42;  // the program's own stores still land in its array
+    EXPECT_EQ(hsaKmtUnmapMemoryToGPU(a), HSAKMT_STATUS_SUCCESS);
+    EXPECT_EQ(hsaKmtDeregisterMemory(a), HSAKMT_STATUS_SUCCESS);
+    EXPECT_EQ(a[4096], 0x42);
+  }
+  EXPECT_EQ(g_register_data[2], 9) << "registration keeps the contents";
+}
+
+// Registers a word of this frame and a heap page, forks; the child stores into both and exits.
+// True when the parent's copies kept their values (fork gives the child copy-on-write pages).
+[[gnu::noinline]] bool registered_pages_stay_private_across_fork() {
+  alignas(4096) volatile uint32_t stack_word[1024] = {};
+  stack_word[0] = 0x1111;
+  auto* heap = static_cast<uint32_t*>(std::aligned_alloc(4096, 4096));
+  heap[0] = 0x2222;
+  EXPECT_EQ(hsaKmtRegisterMemory(const_cast<uint32_t*>(stack_word), 4096), HSAKMT_STATUS_SUCCESS);
+  EXPECT_EQ(hsaKmtRegisterMemory(heap, 4096), HSAKMT_STATUS_SUCCESS);
+  const pid_t child = ::fork();
+  if (child == 0) {
+    stack_word[0] = 0xc1c1;
+    heap[0] = 0xc2c2;
+    ::_exit(stack_word[0] == 0xc1c1 && heap[0] == 0xc2c2 ? 0 : 1);
+  }
+  int status = -1;
+  EXPECT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  const bool kept = stack_word[0] == 0x1111 && heap[0] == 0x2222;
+  EXPECT_EQ(hsaKmtDeregisterMemory(heap), HSAKMT_STATUS_SUCCESS);
+  EXPECT_EQ(hsaKmtDeregisterMemory(const_cast<uint32_t*>(stack_word)), HSAKMT_STATUS_SUCCESS);
+  std::free(heap);
+  return kept;
+}
+
+// KFD-MEM-14: after fork, parent and child each have their own registered pages (kfdtest's IPC
+// tests register a stack word, then fork: shared pages smash one process's stack with the other's).
+TEST_F(Hsakmt_RegisterMemory, KFD_MEM_14_ForkedChildDoesNotShareRegisteredPages) {
+  EXPECT_TRUE(registered_pages_stay_private_across_fork());
+}
+
 TEST_F(Hsakmt_RegisterMemory, RegistrationsAreCounted) {
   void* user = std::aligned_alloc(4096, 8192);
   ASSERT_NE(user, nullptr);

@@ -2,6 +2,9 @@
 #include <chrono>
 #include <thread>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "kfd_fixture.h"
 
 namespace kfdconf {
@@ -365,6 +368,84 @@ TEST_F(AqlTest, KFD_FAULT_3_SdmaPageFaultRaisesTheMemoryEvent) {
   q.destroy(proc);
 }
 
+// KFD-MEM-13: USERPTR over the program's static storage: an initialised array (.data, a private
+// file mapping of the executable) and a zero one (.bss). get_user_pages pins any private mapping
+// the process can access; the GPU then reads the first and writes the second.
+alignas(4096) uint32_t g_static_data[2048] = {0x5eed0001, 0x5eed0002, 0x5eed0003};
+alignas(4096) uint32_t g_static_bss[2048];
+
+// 0 when both arrays registered, were mapped and an SDMA copy moved 64 bytes from one to the other.
+int static_storage_round_trip(const KfdProcess& proc, SdmaQueue& q) {
+  const uint64_t data = reinterpret_cast<uintptr_t>(g_static_data), bss = reinterpret_cast<uintptr_t>(g_static_bss);
+  uint64_t hd = 0, hb = 0;
+  const uint32_t flags = KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
+  if (int r = proc.alloc(flags, sizeof g_static_data, data, &hd, nullptr, data)) return r;
+  if (int r = proc.alloc(flags, sizeof g_static_bss, bss, &hb, nullptr, bss)) {
+    proc.free(hd);
+    return r;
+  }
+  EXPECT_EQ(proc.map(hd), 0);
+  EXPECT_EQ(proc.map(hb), 0);
+  EXPECT_EQ(g_static_data[2], 0x5eed0003u) << "registration keeps the contents";
+  g_static_data[3] = 0x5eed0004;  // a store after registration is the GPU's to see
+  auto* fence = reinterpret_cast<uint32_t*>(static_cast<uint8_t*>(q.mem.cpu) + 3 * kPage);
+  const uint64_t f = q.mem.va + 3 * kPage;
+  q.submit({1, 63, 0, lo32(data), hi32(data), lo32(bss + 128), hi32(bss + 128), 5, lo32(f), hi32(f), 1});
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::atomic_ref<uint32_t>(*fence).load() != 1 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_EQ(std::atomic_ref<uint32_t>(*fence).load(), 1u);
+  EXPECT_EQ(std::atomic_ref<uint32_t>(g_static_bss[32]).load(), 0x5eed0001u);
+  EXPECT_EQ(std::atomic_ref<uint32_t>(g_static_bss[35]).load(), 0x5eed0004u);
+  proc.unmap(hd);
+  proc.unmap(hb);
+  proc.free(hd);
+  proc.free(hb);
+  return 0;
+}
+
+TEST_F(AqlTest, KFD_MEM_13_UserptrOverStaticStorageIsPinned) {
+  SdmaQueue q;
+  ASSERT_EQ(q.create(proc), 0);
+  EXPECT_EQ(static_storage_round_trip(proc, q), 0);
+  q.destroy(proc);
+}
+
+// KFD-PROC-4, KFD-FAULT-3: a forked child (kfdtest's exception tests run in one) opens the KFD
+// as a new process: the parent's descriptor is not its own, and its SDMA queue runs. kfdtest's
+// order: a buffer mapped and unmapped, then the queue, then the memory event, then an SDMA
+// WRITE_LINEAR to the unmapped buffer. Exit status 0 when the event came with the address.
+int forked_child_sdma_fault(int parent_fd) {
+  kfd_ioctl_get_version_args v{};
+  if (kfdport::ioctl(parent_fd, AMDKFD_IOC_GET_VERSION, &v) != -EBADF) return 2;  // not the child's
+  KfdProcess proc;
+  if (proc.open() != 0) return 3;
+  KfdProcess::Buffer buf = proc.buffer(KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE, kPage);
+  if (buf.handle == 0 || proc.unmap(buf.handle) != 0) return 4;
+  SdmaQueue q;
+  if (q.create(proc) != 0) return 5;
+  kfd_ioctl_create_event_args mem{};
+  if (create_event(proc, KFD_IOC_EVENT_MEMORY, true, &mem) != 0) return 6;
+  q.submit({2, lo32(buf.va), hi32(buf.va), 0, 0x02020202});  // WRITE_LINEAR, one dword
+  std::vector<kfd_event_data> d(1);
+  d[0].event_id = mem.event_id;
+  uint32_t result = 0;
+  if (wait_events(proc, d, false, 5000, &result) != 0 || result != KFD_IOC_WAIT_RESULT_COMPLETE) return 7;
+  return d[0].memory_exception_data.va == buf.va ? 0 : 8;
+}
+
+TEST_F(AqlTest, KFD_FAULT_3_ForkedChildsSdmaFaultRaisesItsMemoryEvent) {
+  SdmaQueue busy;  // the parent's engines are running when it forks
+  ASSERT_EQ(busy.create(proc), 0);
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(forked_child_sdma_fault(proc.fd));
+  int status = -1;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "the child's step that failed (see forked_child_sdma_fault)";
+  busy.destroy(proc);
+}
+
 // KFD-Q-2: a queue acts on the doorbell writes made to it, not on a value an earlier queue of the
 // same doorbell slot left behind. The first queue ends at byte 48; its successor, given the slot
 // and a fresh ring, must still run a 24-byte submission (an engine that started from 48 would
@@ -610,6 +691,82 @@ TEST_F(AqlTest, KFD_Q_9_Pm4QueueDisabledByUpdateQueueRunsNothing) {
   EXPECT_EQ(std::atomic_ref<uint32_t>(*q.data(0)).load(), 0x77u);
   kfd_ioctl_destroy_queue_args d{aql.queue_id, 0};
   EXPECT_EQ(io(AMDKFD_IOC_DESTROY_QUEUE, &d), 0);
+  q.destroy(proc);
+}
+
+// PM4-DISP-2: kfdtest's way of running a kernel on a COMPUTE queue: SET_SH_REG programs
+// COMPUTE_PGM_LO/HI, RSRC1/2, NUM_THREAD_X/Y/Z and USER_DATA_0.., then DISPATCH_DIRECT with
+// work-group counts. The gfx900 code (llvm-mc-15 -arch=amdgcn -mcpu=gfx900 -show-encoding)
+// stores s2 + tgid_x at the dword s[0:1] + 4 * tgid_x.
+constexpr uint32_t kStoreKernel[] = {
+    0x8e048203,              // s_lshl_b32 s4, s3, 2
+    0x80000400,              // s_add_u32 s0, s0, s4
+    0x82018001,              // s_addc_u32 s1, s1, 0
+    0x80050302,              // s_add_u32 s5, s2, s3
+    0x7e000200,              // v_mov_b32_e32 v0, s0
+    0x7e020201,              // v_mov_b32_e32 v1, s1
+    0x7e040205,              // v_mov_b32_e32 v2, s5
+    0xdc708000, 0x007f0200,  // global_store_dword v[0:1], v2, off
+    0xbf8c0f70,              // s_waitcnt vmcnt(0)
+    0xbf810000,              // s_endpgm
+};
+
+// The register program and the dispatch of kStoreKernel at `code` (256-byte aligned GPU memory).
+void put_store_dispatch(Pm4Queue& q, uint64_t code, uint64_t buffer, uint32_t value, uint32_t groups) {
+  auto sh = [&](uint32_t reg, std::initializer_list<uint32_t> values) {  // SET_SH_REG (0x76), offset from 0x2C00
+    q.put({Pm4Queue::header(0x76, uint32_t(values.size()) + 2), reg - 0x2c00});
+    q.put(values);
+  };
+  const uint64_t pgm = code >> 8;
+  sh(0x2e04, {0, 0, 0, 64, 1, 1});                         // COMPUTE_START_X..Z, COMPUTE_NUM_THREAD_X..Z
+  sh(0x2e0c, {lo32(pgm), hi32(pgm) & 0xff});               // COMPUTE_PGM_LO/HI
+  sh(0x2e12, {0x000c0000, (3u << 1) | (1u << 7)});         // RSRC1; RSRC2: 3 user SGPRs, TGID_X_EN
+  sh(0x2e18, {0});                                         // COMPUTE_TMPRING_SIZE
+  sh(0x2e40, {lo32(buffer), hi32(buffer), value});         // COMPUTE_USER_DATA_0..2
+  q.put({Pm4Queue::header(0x15, 5), groups, 1, 1, 0x21});  // DISPATCH_DIRECT, COMPUTE_SHADER_EN
+}
+
+TEST_F(AqlTest, PM4_DISP_2_Pm4QueueDispatchWritesThroughAUserSgprPointer) {
+  Pm4Queue q;
+  ASSERT_EQ(q.create(proc), 0);
+  uint64_t mailbox = 0;
+  const uint32_t ev = make_event(&mailbox);
+  const uint64_t code = q.mem.va + 3 * kPage;
+  std::memcpy(static_cast<uint8_t*>(q.mem.cpu) + 3 * kPage, kStoreKernel, sizeof kStoreKernel);
+  put_store_dispatch(q, code, reinterpret_cast<uintptr_t>(q.data(0)), 500, 3);
+  // PM4-PKT-2: amdgpu's one-dword ring padding (NOP, count 0x3FFF) before the fence.
+  q.put({0xffff1000u, 0xffff1000u, 0xffff1000u});
+  q.release_event(mailbox, ev);
+  q.ring_doorbell();
+  ASSERT_EQ(wait_one(ev), uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  for (uint32_t g = 0; g < 3; ++g) EXPECT_EQ(std::atomic_ref<uint32_t>(*q.data(g)).load(), 500 + g) << g;
+  EXPECT_EQ(std::atomic_ref<uint32_t>(*q.data(3)).load(), 0u);
+  EXPECT_EQ(q.rptr(), q.wptr % (Pm4Queue::kRingBytes / 4));
+  q.destroy(proc);
+}
+
+// PM4-DISP-2, KFD-FAULT-1: a store to memory the GPU does not map is a VM fault: the memory event
+// names the address, and the queue runs nothing after the dispatch.
+TEST_F(AqlTest, PM4_DISP_2_Pm4DispatchFaultStopsTheQueueAndRaisesTheMemoryEvent) {
+  kfd_ioctl_create_event_args mem{};
+  ASSERT_EQ(create_event(proc, KFD_IOC_EVENT_MEMORY, false, &mem), 0);
+  Pm4Queue q;
+  ASSERT_EQ(q.create(proc), 0);
+  const uint64_t hole = reserve_va(kPage);  // never given to the GPU
+  std::memcpy(static_cast<uint8_t*>(q.mem.cpu) + 3 * kPage, kStoreKernel, sizeof kStoreKernel);
+  put_store_dispatch(q, q.mem.va + 3 * kPage, hole, 1, 1);
+  q.write_data(q.data(0), 0x77);
+  q.ring_doorbell();
+  std::vector<kfd_event_data> d(1);
+  d[0].event_id = mem.event_id;
+  uint32_t result = 0;
+  ASSERT_EQ(wait_events(proc, d, false, 10000, &result), 0);
+  ASSERT_EQ(result, uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  EXPECT_EQ(d[0].memory_exception_data.va, hole);
+  EXPECT_EQ(d[0].memory_exception_data.failure.NotPresent, 1u);
+  EXPECT_EQ(d[0].memory_exception_data.gpu_id, proc.gpu_id);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(std::atomic_ref<uint32_t>(*q.data(0)).load(), 0u) << "the queue stopped at the fault";
   q.destroy(proc);
 }
 

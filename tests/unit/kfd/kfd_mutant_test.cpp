@@ -3,6 +3,8 @@
 // Each test runs, through the raw ioctl ABI (the conformance suite's fixture), the check a
 // conformance test makes, once with the mutant off (it holds) and once on (it fails).
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <thread>
@@ -114,6 +116,120 @@ TEST_F(KfdTest, KFD_Q_9_Pm4DisableIgnoredIsCaught) {
   EXPECT_TRUE(disabled_pm4_queue_idle(proc));
   Planted m(KfdMutant::Pm4DisableIgnored);
   EXPECT_FALSE(disabled_pm4_queue_idle(proc));
+}
+
+// KFD_MEM_13_UserptrOverStaticStorageIsPinned's registration: a .data array of this program.
+alignas(4096) uint32_t g_data_pages[1024] = {1, 2, 3};
+
+bool static_storage_registers(const KfdProcess& p) {
+  const uint64_t u = reinterpret_cast<uintptr_t>(g_data_pages);
+  uint64_t h = 0;
+  const int r = p.alloc(KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE, sizeof g_data_pages, u, &h,
+                        nullptr, u);
+  if (r == 0) p.free(h);
+  return r == 0 && g_data_pages[2] == 3;
+}
+
+// Planted first: a registration moves the pages into a shared memfd, after which any check passes.
+TEST_F(KfdTest, KFD_MEM_13_PrivateFileUserptrRefusedIsCaught) {
+  {
+    Planted m(KfdMutant::PrivateFileUserptrRefused);
+    EXPECT_FALSE(static_storage_registers(proc));
+  }
+  EXPECT_TRUE(static_storage_registers(proc));
+}
+
+// KFD-MEM-14: true when a forked child's stores to registered stack and heap pages stay its own.
+[[gnu::noinline]] bool pins_private_across_fork(const KfdProcess& p) {
+  alignas(4096) volatile uint32_t stack_word[1024] = {};
+  stack_word[0] = 0x1111;
+  auto* heap = static_cast<uint32_t*>(std::aligned_alloc(4096, 4096));
+  heap[0] = 0x2222;
+  uint64_t hs = 0, hh = 0;
+  const uint64_t s = reinterpret_cast<uintptr_t>(stack_word), h = reinterpret_cast<uintptr_t>(heap);
+  EXPECT_EQ(p.alloc(KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE, 4096, s, &hs, nullptr, s), 0);
+  EXPECT_EQ(p.alloc(KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE, 4096, h, &hh, nullptr, h), 0);
+  const pid_t child = ::fork();
+  if (child == 0) {
+    stack_word[0] = 0xc1c1;
+    heap[0] = 0xc2c2;
+    ::_exit(0);
+  }
+  int status = -1;
+  ::waitpid(child, &status, 0);
+  const bool kept = stack_word[0] == 0x1111 && heap[0] == 0x2222;
+  p.free(hs);
+  p.free(hh);
+  std::free(heap);
+  return kept;
+}
+
+TEST_F(KfdTest, KFD_MEM_14_PinSharedAcrossForkIsCaught) {
+  EXPECT_TRUE(pins_private_across_fork(proc));
+  Planted m(KfdMutant::PinSharedAcrossFork);
+  EXPECT_FALSE(pins_private_across_fork(proc));
+}
+
+// KFD_IOC_2_NoIoctlWritesPastTheSizeItsNumberEncodes, one row: GET_PROCESS_APERTURES_NEW (its
+// answer is num_of_nodes at byte 8) called with 8 bytes; true when the guard after them holds.
+bool short_answer_stays_in_bounds(const KfdProcess& p) {
+  uint8_t buf[8 + 64];
+  std::memset(buf, 0, 8);
+  std::memset(buf + 8, 0xa5, 64);
+  const unsigned long request = (3ul << 30) | (8ul << 16) | ('K' << 8) | (AMDKFD_IOC_GET_PROCESS_APERTURES_NEW & 0xff);
+  p.io(request, buf);
+  for (size_t i = 8; i < sizeof buf; ++i)
+    if (buf[i] != 0xa5) return false;
+  return true;
+}
+
+TEST_F(KfdTest, KFD_IOC_2_CopyOutWholeStructIsCaught) {
+  EXPECT_TRUE(short_answer_stays_in_bounds(proc));
+  Planted m(KfdMutant::CopyOutWholeStruct);
+  EXPECT_FALSE(short_answer_stays_in_bounds(proc));
+}
+
+// KFD-PROC-4: true when a forked child's own KFD runs its queue (an SDMA FENCE lands).
+bool forked_child_queue_runs() {
+  const pid_t child = ::fork();
+  if (child == 0) {
+    KfdProcess p;
+    if (p.open() != 0) ::_exit(2);
+    KfdProcess::Buffer mem = p.userptr(4 * kPage);
+    kfd_ioctl_create_queue_args a{};
+    a.ring_base_address = mem.va;
+    a.ring_size = 4096;
+    a.read_pointer_address = mem.va + kPage;
+    a.write_pointer_address = mem.va + kPage + 64;
+    a.gpu_id = p.gpu_id;
+    a.queue_type = KFD_IOC_QUEUE_TYPE_SDMA;
+    a.queue_percentage = 100;
+    if (p.io(AMDKFD_IOC_CREATE_QUEUE, &a) != 0) ::_exit(3);
+    int err = 0;
+    auto* page = static_cast<uint8_t*>(kfdport::mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, p.fd,
+                                                     static_cast<off_t>(a.doorbell_offset & ~uint64_t{8191}), &err));
+    if (page == nullptr) ::_exit(4);
+    auto* ring = static_cast<uint32_t*>(mem.cpu);
+    const uint64_t f = mem.va + 2 * kPage;
+    const uint32_t fence[] = {5, uint32_t(f), uint32_t(f >> 32), 1};
+    std::memcpy(ring, fence, sizeof fence);
+    std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(mem.va + kPage + 64)).store(16);
+    std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(page + (a.doorbell_offset & 8191))).store(16);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+    while (std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(f)).load() != 1 &&
+           std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ::_exit(std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(f)).load() == 1 ? 0 : 5);
+  }
+  int status = -1;
+  ::waitpid(child, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+TEST_F(KfdTest, KFD_PROC_4_ForkKeepsParentDeviceIsCaught) {
+  EXPECT_TRUE(forked_child_queue_runs());
+  Planted m(KfdMutant::ForkKeepsParentDevice);
+  EXPECT_FALSE(forked_child_queue_runs());
 }
 
 uint64_t bank_bytes(int node) {
