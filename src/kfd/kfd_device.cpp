@@ -1,6 +1,7 @@
 // kfd/kfd_device.cpp - KfdDevice: descriptors, process lifetime, mmap, sysfs; ioctls go to the table.
 #include "kfd/kfd_device.h"
 #include "common/trace_checks.h"
+#include "kfd/userptr_pin.h"
 
 #include <pthread.h>
 #include <sys/mman.h>
@@ -97,7 +98,9 @@ KfdDevice& KfdDevice::instance() {
     auto* d = new KfdDevice(configured_gpu_count());
     // The device lives until exit; its scheduler thread must stop before statics go away.
     std::atexit([] { instance().impl_->engines.stop(); });
-    // KFD-PROC-4: a forked child is a new process to the driver.
+    // KFD-PROC-4: a forked child is a new process to the driver. Its pages first (KFD-MEM-14):
+    // the reset allocates, and moved heap pages are still the parent's until that handler ran.
+    install_userptr_fork_handler();
     ::pthread_atfork(nullptr, nullptr, [] { instance().reset_after_fork(); });
     return d;
   }();

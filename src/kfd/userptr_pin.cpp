@@ -207,12 +207,12 @@ void after_fork_child() {
   pins_mutex().unlock();
 }
 
-void install_fork_handler() {
+}  // namespace
+
+void install_userptr_fork_handler() {
   static std::once_flag once;
   std::call_once(once, [] { ::pthread_atfork(before_fork, after_fork_parent, after_fork_child); });
 }
-
-}  // namespace
 
 int UserptrPin::create(uint64_t user, uint64_t size, bool writable, std::unique_ptr<UserptrPin>* out) {
   return create_here(user, size, writable, out, true);
@@ -285,7 +285,7 @@ int UserptrPin::create_here(uint64_t user, uint64_t size, bool writable, std::un
     }
   }
   if (fd >= 0) ::close(fd);  // the mappings keep the memfd alive
-  install_fork_handler();
+  install_userptr_fork_handler();
   {
     std::lock_guard<std::mutex> lock(pins_mutex());
     for (const Vma& v : vmas) {

@@ -49,6 +49,12 @@ class UserptrPin {
   uint8_t* view_;
 };
 
+// KFD-MEM-14: installs the fork handler that gives a child private copies of the pages pins
+// moved into their memfds. Child handlers run in the order they were installed, and until this
+// one ran the child writes through to the parent's pages: the device installs it before its own
+// (whose reset allocates), so nothing in the child touches shared heap pages first.
+void install_userptr_fork_handler();
+
 // True when every page of [addr, addr + size) is still mapped in this process (mincore).
 bool user_range_present(uint64_t addr, uint64_t size) noexcept;
 
