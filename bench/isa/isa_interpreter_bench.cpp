@@ -43,7 +43,10 @@ isa::IsaStats dispatch(const char* name, const Args& args, uint32_t grid, uint16
 void isa_alu_bound(benchmark::State& state) {
   // 256 work-groups, so that 16 workers each get many (ISA-PAR-1's scaling).
   std::vector<float> out(65536);
-  struct { uint64_t out; int iters; } args{reinterpret_cast<uintptr_t>(out.data()), 64};
+  struct {
+    uint64_t out;
+    int iters;
+  } args{reinterpret_cast<uintptr_t>(out.data()), 64};
   uint64_t lanes = 0;
   for (auto _ : state) {
     const isa::IsaStats s = dispatch("alu", args, 65536, 256, static_cast<unsigned>(state.range(0)));

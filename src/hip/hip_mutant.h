@@ -31,10 +31,10 @@ enum class HipMutant : uint32_t {
                                // nothing
   ArchFlagsAsCuda,             // HIP-DEV-9: hasFunnelShift set though gfx9 has none, and AsyncEngineCount answered
   SyncAllSkipsStreams,         // HIP-STR-10: hipFree and hipDeviceSynchronize wait for the null streams only
-  PrintfWidthDropped,         // HIP-PRINTF-2: device printf drops flags, width and precision ("%08.3f" as "%f")
-  RtcLoweredNameUnmangled,    // HIP-RTC-3: hiprtcGetLoweredName gives the name expression back, not the symbol
-  TextureWrapClamps,          // HIP-TEX-4: a texture's wrap addressing goes into its S# as clamp-to-edge
-  HostRegisterNotPinned,      // HIP-MEM-16: hipHostRegister records the range without locking it for the GPUs
+  PrintfWidthDropped,          // HIP-PRINTF-2: device printf drops flags, width and precision ("%08.3f" as "%f")
+  RtcLoweredNameUnmangled,     // HIP-RTC-3: hiprtcGetLoweredName gives the name expression back, not the symbol
+  TextureWrapClamps,           // HIP-TEX-4: a texture's wrap addressing goes into its S# as clamp-to-edge
+  HostRegisterNotPinned,       // HIP-MEM-16: hipHostRegister records the range without locking it for the GPUs
   kCount
 };
 

@@ -150,7 +150,7 @@ struct Worker {
   ExecContext ctx;
   std::vector<Resident> slots;
   IsaStats stats;
-  uint64_t failed_at = UINT64_MAX;  // the first (in launch order) of its groups that faulted
+  uint64_t failed_at = UINT64_MAX;   // the first (in launch order) of its groups that faulted
   std::optional<PacketFault> fault;  // that group's fault
 };
 
@@ -292,7 +292,8 @@ std::optional<PacketFault> run_launch(const Launch& l, IsaStats* stats_out) {
             0,
             one_at_a_time ? UINT64_MAX : kQuantum};
   const uint64_t groups = uint64_t{sh.groups[0]} * sh.groups[1] * sh.groups[2];
-  sh.resident = static_cast<unsigned>(std::min<uint64_t>(std::max<uint64_t>(groups, 1), one_at_a_time ? 1 : kResidentGroups));
+  sh.resident =
+      static_cast<unsigned>(std::min<uint64_t>(std::max<uint64_t>(groups, 1), one_at_a_time ? 1 : kResidentGroups));
 
   const unsigned n = static_cast<unsigned>(std::min<uint64_t>(workers_for(l), std::max<uint64_t>(groups, 1)));
   std::vector<Worker> workers(n);

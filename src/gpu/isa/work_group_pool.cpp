@@ -50,7 +50,8 @@ WorkGroupPool::State* WorkGroupPool::state() {
   return state_;
 }
 
-void WorkGroupPool::run(unsigned workers, GroupClaims& claims, const std::function<void(unsigned, GroupClaims&)>& body) {
+void WorkGroupPool::run(unsigned workers, GroupClaims& claims,
+                        const std::function<void(unsigned, GroupClaims&)>& body) {
   workers = static_cast<unsigned>(std::min<uint64_t>(std::max(workers, 1u), std::max<uint64_t>(claims.groups(), 1)));
   if (workers <= 1) return body(0, claims);
   static std::mutex make;

@@ -1,4 +1,5 @@
-// tests/conformance/hip/hip_threads_test.cpp - several host threads copying on streams of their own and freeing (HIP-STR-10).
+// tests/conformance/hip/hip_threads_test.cpp - several host threads copying on streams of their own and freeing
+// (HIP-STR-10).
 #include <atomic>
 #include <cstring>
 #include <thread>
