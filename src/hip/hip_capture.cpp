@@ -135,6 +135,13 @@ void forget_capture_stream(ihipStream_t* stream) {
     for (ihipEvent_t* e : stream->capture->events) {
       if (e->capture_stream == stream) e->capture_stream = nullptr;
     }
+    // A capture its origin never ended (hipErrorStreamCaptureUnjoined leaves it open): the
+    // graph it was building is nobody's once the stream is gone.
+    if (origin == stream) {
+      hipGraph_t graph = stream->capture->graph;
+      stream->capture.reset();
+      (void)hipGraphDestroy(graph);
+    }
   }
 }
 

@@ -53,8 +53,9 @@ TEST(HipDevice, HIP_DEV_5_EveryAttributeAnswers) {
   // either gives a value or is hipErrorInvalidValue; none fails any other way.
   int answered = 0;
   for (int a = hipDeviceAttributeCudaCompatibleBegin; a < hipDeviceAttributeAmdSpecificEnd; ++a) {
-    int value = 0;
-    const hipError_t e = hipDeviceGetAttribute(&value, static_cast<hipDeviceAttribute_t>(a), 0);
+    // Room for a pointer: HIP 5.2.3 stores the HDP flush registers' addresses through `pi`.
+    alignas(8) int value[2] = {};
+    const hipError_t e = hipDeviceGetAttribute(value, static_cast<hipDeviceAttribute_t>(a), 0);
     ASSERT_TRUE(e == hipSuccess || e == hipErrorInvalidValue) << "attribute " << a << " gave " << e;
     answered += e == hipSuccess;
   }
