@@ -27,9 +27,31 @@ RtcProgram* program_of(hiprtcProgram p) {
   return programs().count(program) != 0 ? program : nullptr;
 }
 
+// The size, or a copy of the bytes, of one of a program's outputs (its code or its log), with
+// HIP 5.2.3's checks in its order: an unknown program, then a null pointer.
+template <typename Bytes>
+hiprtcResult output_size(hiprtcProgram prog, size_t* size, const Bytes& (RtcProgram::*output)() const) {
+  RtcProgram* program = program_of(prog);
+  if (program == nullptr) return HIPRTC_ERROR_INVALID_PROGRAM;
+  if (size == nullptr) return HIPRTC_ERROR_INVALID_INPUT;
+  *size = (program->*output)().size();
+  return HIPRTC_SUCCESS;
+}
+template <typename Bytes>
+hiprtcResult output_bytes(hiprtcProgram prog, char* out, const Bytes& (RtcProgram::*output)() const) {
+  RtcProgram* program = program_of(prog);
+  if (program == nullptr) return HIPRTC_ERROR_INVALID_PROGRAM;
+  if (out == nullptr) return HIPRTC_ERROR_INVALID_INPUT;
+  const Bytes& bytes = (program->*output)();
+  std::memcpy(out, bytes.data(), bytes.size());
+  return HIPRTC_SUCCESS;
+}
+
 }  // namespace
 }  // namespace rocref::hip
 
+using rocref::hip::output_bytes;
+using rocref::hip::output_size;
 using rocref::hip::program_of;
 using rocref::hip::RtcProgram;
 
@@ -128,36 +150,16 @@ hiprtcResult hiprtcGetLoweredName(hiprtcProgram prog, const char* name_expressio
 }
 
 hiprtcResult hiprtcGetCodeSize(hiprtcProgram prog, size_t* codeSizeRet) {
-  RtcProgram* program = program_of(prog);
-  if (program == nullptr) return HIPRTC_ERROR_INVALID_PROGRAM;
-  if (codeSizeRet == nullptr) return HIPRTC_ERROR_INVALID_INPUT;
-  *codeSizeRet = program->code().size();
-  return HIPRTC_SUCCESS;
+  return output_size(prog, codeSizeRet, &RtcProgram::code);
 }
 
-hiprtcResult hiprtcGetCode(hiprtcProgram prog, char* code) {
-  RtcProgram* program = program_of(prog);
-  if (program == nullptr) return HIPRTC_ERROR_INVALID_PROGRAM;
-  if (code == nullptr) return HIPRTC_ERROR_INVALID_INPUT;
-  std::memcpy(code, program->code().data(), program->code().size());
-  return HIPRTC_SUCCESS;
-}
+hiprtcResult hiprtcGetCode(hiprtcProgram prog, char* code) { return output_bytes(prog, code, &RtcProgram::code); }
 
 // The log's size counts its bytes; HIP 5.2.3 writes no NUL after them.
 hiprtcResult hiprtcGetProgramLogSize(hiprtcProgram prog, size_t* logSizeRet) {
-  RtcProgram* program = program_of(prog);
-  if (program == nullptr) return HIPRTC_ERROR_INVALID_PROGRAM;
-  if (logSizeRet == nullptr) return HIPRTC_ERROR_INVALID_INPUT;
-  *logSizeRet = program->log().size();
-  return HIPRTC_SUCCESS;
+  return output_size(prog, logSizeRet, &RtcProgram::log);
 }
 
-hiprtcResult hiprtcGetProgramLog(hiprtcProgram prog, char* log) {
-  RtcProgram* program = program_of(prog);
-  if (program == nullptr) return HIPRTC_ERROR_INVALID_PROGRAM;
-  if (log == nullptr) return HIPRTC_ERROR_INVALID_INPUT;
-  std::memcpy(log, program->log().data(), program->log().size());
-  return HIPRTC_SUCCESS;
-}
+hiprtcResult hiprtcGetProgramLog(hiprtcProgram prog, char* log) { return output_bytes(prog, log, &RtcProgram::log); }
 
 }  // extern "C"
