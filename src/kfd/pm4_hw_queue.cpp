@@ -61,7 +61,8 @@ bool Pm4HwQueue::step() noexcept {
       ring_changed_ = false;
     }
   }
-  return engine_->step() != gpu::pm4::Pm4QueueAction::None;
+  const gpu::pm4::Pm4QueueAction a = engine_->step();  // Waiting (PM4-WAIT-2) is no progress
+  return a == gpu::pm4::Pm4QueueAction::Executed || a == gpu::pm4::Pm4QueueAction::Error;
 }
 
 }  // namespace rocref::kfd

@@ -72,6 +72,55 @@ bool write_data(const uint32_t* p, uint32_t n, const Pm4Context& ctx, Pm4Result&
   return true;
 }
 
+// PM4-WAIT-1: (memory & mask) compared with the reference by the packet's function.
+bool wait_holds(uint32_t function, uint32_t value, uint32_t ref) {
+  switch (function) {
+    case 0: return true;
+    case 1: return value < ref;
+    case 2: return value <= ref;
+    case 3: return value == ref;
+    case 4: return value != ref;
+    case 5: return value >= ref;
+    default: return value > ref;  // 6; 7 is refused before
+  }
+}
+
+bool wait_reg_mem(const uint32_t* p, uint32_t n, const Pm4Context& ctx, Pm4Result& r) {
+  if (n != 7) return fail(r, "PM4-WAIT-1: WAIT_REG_MEM is not 7 dwords");
+  const uint32_t function = wait_function(p[1]);
+  const uint32_t op = wait_operation(p[1]);
+  if (wait_mem_space(p[1]) != kWaitMemSpaceMemory) {
+    return fail(r, "PM4-WAIT-1: WAIT_REG_MEM on a register (registers are not modeled)");
+  }
+  if (op != kWaitOperationWait && op != kWaitOperationPreemptable) {
+    return fail(r, "PM4-WAIT-1: WAIT_REG_MEM operation " + std::to_string(op) + " not modeled");
+  }
+  if (function == 7) return fail(r, "PM4-WAIT-1: WAIT_REG_MEM function 7 is reserved");
+  const uint64_t va = (uint64_t(p[3]) << 32) | p[2];
+  if (va & 3) return fail(r, "PM4-WAIT-1: WAIT_REG_MEM address " + hex(va) + " misaligned");
+  void* host = ctx.memory->translate(va, 4, Access::Read);
+  if (host == nullptr) return fail(r, "PM4-WAIT-1: WAIT_REG_MEM address " + hex(va) + " not mapped");
+  // The CP's poll reads through the L2, as a kernel's load does (fine-grained memory bypasses it).
+  if (ctx.l2 != nullptr) host = ctx.l2->access(*ctx.memory, va, host, 4, Access::Read);
+  const uint32_t mask = pm4_mutant_active(Pm4Mutant::WaitIgnoresMask) ? ~0u : p[5];
+  const uint32_t value = __atomic_load_n(static_cast<const uint32_t*>(host), __ATOMIC_ACQUIRE) & mask;
+  r.waiting = !wait_holds(function, value, p[4]) && !pm4_mutant_active(Pm4Mutant::WaitNeverStalls);
+  return true;
+}
+
+// PM4-EVT-1: the partial flushes wait for the queue's earlier dispatches, which have all ended
+// when the next packet is read (a DISPATCH_DIRECT runs to its end); other events are not modeled.
+bool event_write(const uint32_t* p, uint32_t n, Pm4Result& r) {
+  if (n < 2) return fail(r, "PM4-EVT-1: EVENT_WRITE without its event");
+  const uint32_t type = event_type_of(p[1]);
+  const bool partial_flush =
+      event_index_of(p[1]) == kEventIndexPartialFlush &&
+      (type == kEventCsPartialFlush || type == kEventVsPartialFlush || type == kEventPsPartialFlush);
+  if ((partial_flush && n == 2) || pm4_mutant_active(Pm4Mutant::EventWriteAcceptsAnyEvent)) return true;
+  return fail(r, "PM4-EVT-1: EVENT_WRITE event_type " + hex(type) + " event_index " +
+                     std::to_string(event_index_of(p[1])) + " of " + std::to_string(n) + " dwords not modeled");
+}
+
 }  // namespace
 
 uint32_t packet_dwords(uint32_t header) noexcept {
@@ -91,6 +140,8 @@ bool run_packet(const uint32_t* p, uint32_t n, const Pm4Context& ctx, int depth,
       return release_mem(p, n, ctx, r);
     case kItWriteData:
       return write_data(p, n, ctx, r);
+    case kItWaitRegMem: return wait_reg_mem(p, n, ctx, r);
+    case kItEventWrite: return event_write(p, n, r);
     case kItIndirectBuffer: {
       if (n != 4 || !ib_valid(p[3])) return fail(r, "PM4-IB-1: INDIRECT_BUFFER not 4 dwords or not valid");
       Pm4Result inner = execute_ib(ib_base(p[1], p[2]), ib_size_dw(p[3]), ctx, depth + 1);
@@ -143,6 +194,11 @@ Pm4Result execute_ib(uint64_t va, uint32_t size_dw, const Pm4Context& ctx, int d
     }
     if (!run_packet(dw.data() + at, n, ctx, depth, r)) {
       r.what += " at dword " + std::to_string(at);
+      return r;
+    }
+    if (r.waiting) {  // PM4-WAIT-2: an AQL PM4-IB runs to its end; it cannot stall its AQL queue here
+      r.waiting = false;
+      fail(r, "PM4-WAIT-2: WAIT_REG_MEM not satisfied in an IB that cannot stall, at dword " + std::to_string(at));
       return r;
     }
     ++r.packets;

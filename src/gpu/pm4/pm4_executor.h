@@ -31,6 +31,9 @@ struct Pm4Result {
   bool ok = true;
   uint32_t packets = 0;   // packets executed, nested IBs included
   std::string what;       // on error: starts with the clause
+  // PM4-WAIT-1: a WAIT_REG_MEM whose condition does not hold yet: the packet did not complete
+  // (ok stays true, packets does not count it); the queue runs it again later.
+  bool waiting = false;
 };
 
 inline constexpr int kMaxIbDepth = 2;  // the AQL jump IB plus one chained level
@@ -40,7 +43,9 @@ uint32_t packet_dwords(uint32_t header) noexcept;
 
 Pm4Result execute_ib(uint64_t va, uint32_t size_dw, const Pm4Context& ctx, int depth = 0);
 // Runs one type-3 packet of n dwords (n = dwords_of(p[0])) already copied out of its ring or
-// IB; false (and r.what) on an error. An INDIRECT_BUFFER runs its IB at depth + 1.
+// IB; false (and r.what) on an error. An INDIRECT_BUFFER runs its IB at depth + 1. A
+// WAIT_REG_MEM that does not hold sets r.waiting and returns true (execute_ib, which cannot
+// stall, makes that an error; a compute queue keeps the packet and polls again).
 bool run_packet(const uint32_t* p, uint32_t n, const Pm4Context& ctx, int depth, Pm4Result& r);
 
 }  // namespace rocref::gpu::pm4

@@ -14,6 +14,8 @@ inline constexpr uint32_t kItNop = 0x10;
 inline constexpr uint32_t kItDispatchDirect = 0x15;
 inline constexpr uint32_t kItSetShReg = 0x76;
 inline constexpr uint32_t kItWriteData = 0x37;
+inline constexpr uint32_t kItWaitRegMem = 0x3C;
+inline constexpr uint32_t kItEventWrite = 0x46;
 inline constexpr uint32_t kItIndirectBuffer = 0x3F;
 inline constexpr uint32_t kItReleaseMem = 0x49;
 inline constexpr uint32_t kItAcquireMem = 0x58;
@@ -43,6 +45,25 @@ constexpr uint32_t release_data_sel(uint32_t dw2) { return (dw2 >> 29) & 7u; }
 // WRITE_DATA: dw1 dst_sel bits 8-11 (5 = memory); dw2/3 address; data follows.
 constexpr uint32_t write_dst_sel(uint32_t dw1) { return (dw1 >> 8) & 0xfu; }
 inline constexpr uint32_t kDstSelMemory = 5;
+
+// WAIT_REG_MEM (MEC, 7 dwords): dw1 function bits 0-2, mem_space bits 4-5 (1 = memory),
+// operation bits 6-7 (0 wait, 1 write-wait-write, 3 preemptable wait); dw2/3 poll address
+// (dword aligned); dw4 reference; dw5 mask; dw6 poll interval bits 0-15.
+constexpr uint32_t wait_function(uint32_t dw1) { return dw1 & 7u; }
+constexpr uint32_t wait_mem_space(uint32_t dw1) { return (dw1 >> 4) & 3u; }
+constexpr uint32_t wait_operation(uint32_t dw1) { return (dw1 >> 6) & 3u; }
+inline constexpr uint32_t kWaitMemSpaceMemory = 1;
+inline constexpr uint32_t kWaitOperationWait = 0;
+inline constexpr uint32_t kWaitOperationPreemptable = 3;
+
+// EVENT_WRITE: dw1 event_type bits 0-5, event_index bits 8-11. The partial flushes
+// (event_index 4: CS/VS/PS_PARTIAL_FLUSH) are 2 dwords; other events carry an address.
+constexpr uint32_t event_type_of(uint32_t dw1) { return dw1 & 0x3fu; }
+constexpr uint32_t event_index_of(uint32_t dw1) { return (dw1 >> 8) & 0xfu; }
+inline constexpr uint32_t kEventIndexPartialFlush = 4;
+inline constexpr uint32_t kEventCsPartialFlush = 0x07;  // gfx9 VGT_EVENT_TYPE
+inline constexpr uint32_t kEventVsPartialFlush = 0x0F;
+inline constexpr uint32_t kEventPsPartialFlush = 0x10;
 
 // The AQL vendor-specific packet ROCR's AqlQueue::ExecutePM4 writes on gfx9+:
 // u16 header (type 0), u16 ven_hdr = AMD_AQL_FORMAT_PM4_IB, u32 ib_jump_cmd[4],

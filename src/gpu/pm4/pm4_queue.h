@@ -8,7 +8,9 @@
 // ring (the count modulo the ring size) at `rptr_va`. Packets may wrap past the
 // ring end. Each packet's dwords are read once, copied, then decoded (PM4-Q-3);
 // the packets themselves run on the PM4 executor (pm4_executor.h). Every access
-// goes through MemoryAccess (GPUVM). Steppable: step() runs at most one packet.
+// goes through MemoryAccess (GPUVM). Steppable: step() runs at most one packet, of
+// the ring or of the IB the ring's current INDIRECT_BUFFER entered (the CP runs an IB
+// packet by packet too, so a WAIT_REG_MEM in it stalls the queue, not the engine).
 #pragma once
 
 #include <atomic>
@@ -16,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gpu/memory_access.h"
 
@@ -38,7 +41,8 @@ struct Pm4QueueBinding {
   isa::AgentCache* l2 = nullptr;  // adversarial mode: the agent's L2, for DISPATCH_DIRECT and the fences
 };
 
-enum class Pm4QueueAction : uint8_t { None, Executed, Error };
+// Waiting: a WAIT_REG_MEM that does not hold yet (PM4-WAIT-2); the queue polls it again.
+enum class Pm4QueueAction : uint8_t { None, Executed, Waiting, Error };
 
 class Pm4Queue {
  public:
@@ -55,9 +59,21 @@ class Pm4Queue {
   void set_ring(uint64_t ring_va, uint64_t ring_bytes);
 
  private:
+  struct IbFrame {
+    std::vector<uint32_t> dw;  // the IB, copied when entered (PM4-IB-1)
+    uint32_t at = 0;           // next packet
+  };
+
   Pm4QueueAction fail(const std::string& what);
+  Pm4QueueAction run_ring_packet(std::vector<uint32_t> pkt);
+  Pm4QueueAction step_ib();
+  bool enter_ib(const uint32_t* p, uint32_t n);
+  Pm4QueueAction complete_ring_packet();
 
   Pm4QueueBinding b_;
+  std::vector<IbFrame> frames_;  // the ring packet in progress is an INDIRECT_BUFFER: its IBs, nested
+  std::vector<uint32_t> held_;   // the ring packet in progress, read once (a WAIT_REG_MEM polling)
+  uint32_t ring_packet_dwords_ = 0;
   std::unique_ptr<isa::ShRegisters> sh_;  // SET_SH_REG's registers (PM4-DISP-1), kept across packets
   uint64_t consumed_ = 0;
   std::atomic<bool> error_{false};

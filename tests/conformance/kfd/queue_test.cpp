@@ -716,18 +716,25 @@ constexpr uint32_t kStoreKernel[] = {
 };
 
 // The register program and the dispatch of kStoreKernel at `code` (256-byte aligned GPU memory).
-void put_store_dispatch(Pm4Queue& q, uint64_t code, uint64_t buffer, uint32_t value, uint32_t groups) {
+std::vector<uint32_t> store_dispatch(uint64_t code, uint64_t buffer, uint32_t value, uint32_t groups) {
+  std::vector<uint32_t> out;
   auto sh = [&](uint32_t reg, std::initializer_list<uint32_t> values) {  // SET_SH_REG (0x76), offset from 0x2C00
-    q.put({Pm4Queue::header(0x76, uint32_t(values.size()) + 2), reg - 0x2c00});
-    q.put(values);
+    out.push_back(Pm4Queue::header(0x76, uint32_t(values.size()) + 2));
+    out.push_back(reg - 0x2c00);
+    out.insert(out.end(), values);
   };
   const uint64_t pgm = code >> 8;
-  sh(0x2e04, {0, 0, 0, 64, 1, 1});                         // COMPUTE_START_X..Z, COMPUTE_NUM_THREAD_X..Z
-  sh(0x2e0c, {lo32(pgm), hi32(pgm) & 0xff});               // COMPUTE_PGM_LO/HI
-  sh(0x2e12, {0x000c0000, (3u << 1) | (1u << 7)});         // RSRC1; RSRC2: 3 user SGPRs, TGID_X_EN
-  sh(0x2e18, {0});                                         // COMPUTE_TMPRING_SIZE
-  sh(0x2e40, {lo32(buffer), hi32(buffer), value});         // COMPUTE_USER_DATA_0..2
-  q.put({Pm4Queue::header(0x15, 5), groups, 1, 1, 0x21});  // DISPATCH_DIRECT, COMPUTE_SHADER_EN
+  sh(0x2e04, {0, 0, 0, 64, 1, 1});                  // COMPUTE_START_X..Z, COMPUTE_NUM_THREAD_X..Z
+  sh(0x2e0c, {lo32(pgm), hi32(pgm) & 0xff});        // COMPUTE_PGM_LO/HI
+  sh(0x2e12, {0x000c0000, (3u << 1) | (1u << 7)});  // RSRC1; RSRC2: 3 user SGPRs, TGID_X_EN
+  sh(0x2e18, {0});                                  // COMPUTE_TMPRING_SIZE
+  sh(0x2e40, {lo32(buffer), hi32(buffer), value});  // COMPUTE_USER_DATA_0..2
+  out.insert(out.end(), {Pm4Queue::header(0x15, 5), groups, 1, 1, 0x21});  // DISPATCH_DIRECT, COMPUTE_SHADER_EN
+  return out;
+}
+
+void put_store_dispatch(Pm4Queue& q, uint64_t code, uint64_t buffer, uint32_t value, uint32_t groups) {
+  for (uint32_t d : store_dispatch(code, buffer, value, groups)) q.put({d});
 }
 
 TEST_F(AqlTest, PM4_DISP_2_Pm4QueueDispatchWritesThroughAUserSgprPointer) {
@@ -771,6 +778,66 @@ TEST_F(AqlTest, PM4_DISP_2_Pm4DispatchFaultStopsTheQueueAndRaisesTheMemoryEvent)
   EXPECT_EQ(d[0].memory_exception_data.gpu_id, proc.gpu_id);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_EQ(std::atomic_ref<uint32_t>(*q.data(0)).load(), 0u) << "the queue stopped at the fault";
+  q.destroy(proc);
+}
+
+// PM4-WAIT-2, PM4-EVT-1: kfdtest's Dispatch: the ring holds an INDIRECT_BUFFER to an IB of
+// ACQUIRE_MEM, the register program, DISPATCH_DIRECT, NOP(2), RELEASE_MEM of 0xdeadbeef into that
+// NOP's payload and WAIT_REG_MEM for it (Dispatch::BuildIb), then the ring's RELEASE_MEM event.
+// A second IB waits on a host word: the queue stalls there while an AQL queue of the same
+// process keeps running, and goes on when the host writes the word.
+TEST_F(AqlTest, PM4_WAIT_2_KfdtestDispatchIbAndAStalledQueueThatOthersRunPast) {
+  Pm4Queue q;
+  ASSERT_EQ(q.create(proc), 0);
+  uint64_t mailbox = 0;
+  const uint32_t ev = make_event(&mailbox);
+  std::memcpy(static_cast<uint8_t*>(q.mem.cpu) + 3 * kPage, kStoreKernel, sizeof kStoreKernel);
+  uint32_t* ib = q.data(256);  // the data page's second KiB
+  const uint64_t ib_va = q.mem.va + 2 * kPage + 1024;
+  std::vector<uint32_t> body = {Pm4Queue::header(0x58, 7), 0, 0, 0, 0, 0, 0};  // ACQUIRE_MEM
+  const std::vector<uint32_t> dispatch = store_dispatch(q.mem.va + 3 * kPage, q.mem.va + 2 * kPage, 40, 2);
+  body.insert(body.end(), dispatch.begin(), dispatch.end());
+  body.insert(body.end(), {Pm4Queue::header(0x46, 2), 0x7u | (4u << 8)});  // EVENT_WRITE CS_PARTIAL_FLUSH
+  const size_t payload_index = body.size() + 1;
+  const uint64_t payload = ib_va + 4 * payload_index;
+  body.insert(body.end(), {Pm4Queue::header(0x10, 2), 0});  // NOP(2): one payload dword
+  body.insert(body.end(),
+              {Pm4Queue::header(0x49, 8), 0x7u << 8, 1u << 29, lo32(payload), hi32(payload), 0xdeadbeef, 0, 0});
+  body.insert(body.end(),
+              {Pm4Queue::header(0x3c, 7), 3u | (1u << 4), lo32(payload), hi32(payload), 0xdeadbeef, ~0u, 4});
+  ASSERT_LT(body.size(), 128u);
+  std::memcpy(ib, body.data(), body.size() * 4);
+  q.put({Pm4Queue::header(0x3f, 4), lo32(ib_va), hi32(ib_va) & 0xffff, uint32_t(body.size()) | (1u << 23)});
+  // The stalling IB: WAIT_REG_MEM for 1 at data(200), then a marker.
+  uint32_t* ib2 = q.data(400);
+  const uint64_t ib2_va = q.mem.va + 2 * kPage + 1600;
+  const uint64_t flag = q.mem.va + 2 * kPage + 800, marker = q.mem.va + 2 * kPage + 804;
+  const uint32_t ib2_body[] = {Pm4Queue::header(0x3c, 7), 3u | (1u << 4), lo32(flag),   hi32(flag),   1,   ~0u, 4,
+                               Pm4Queue::header(0x37, 5), 5u << 8,        lo32(marker), hi32(marker), 0x55};
+  std::memcpy(ib2, ib2_body, sizeof ib2_body);
+  q.put({Pm4Queue::header(0x3f, 4), lo32(ib2_va), hi32(ib2_va) & 0xffff, uint32_t(std::size(ib2_body)) | (1u << 23)});
+  q.release_event(mailbox, ev);
+  q.ring_doorbell();
+  // The AQL queue's barrier completes while the compute queue waits.
+  AqlQueue aql;
+  ASSERT_EQ(aql.create(proc), 0);
+  uint64_t aql_mailbox = 0;
+  const uint32_t aql_ev = make_event(&aql_mailbox);
+  arm(aql, 0, aql_ev, aql_mailbox);
+  aql.submit_barrier(0);
+  ASSERT_EQ(wait_one(aql_ev), uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(std::atomic_ref<uint32_t>(*q.data(0)).load(), 40u) << "the first IB's dispatch ran";
+  EXPECT_EQ(std::atomic_ref<uint32_t>(*q.data(1)).load(), 41u);
+  EXPECT_EQ(std::atomic_ref<uint32_t>(ib[payload_index]).load(), 0xdeadbeefu) << "RELEASE_MEM into the IB's NOP";
+  EXPECT_EQ(std::atomic_ref<uint32_t>(*q.data(201)).load(), 0u) << "stalled at the host word";
+  EXPECT_EQ(q.rptr(), 4u) << "the first INDIRECT_BUFFER completed, the second did not";
+  std::atomic_ref<uint32_t>(*q.data(200)).store(1, std::memory_order_release);
+  ASSERT_EQ(wait_one(ev), uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  EXPECT_EQ(std::atomic_ref<uint32_t>(*q.data(201)).load(), 0x55u);
+  EXPECT_EQ(q.rptr(), q.wptr % (Pm4Queue::kRingBytes / 4));
+  kfd_ioctl_destroy_queue_args d{aql.queue_id, 0};
+  EXPECT_EQ(io(AMDKFD_IOC_DESTROY_QUEUE, &d), 0);
   q.destroy(proc);
 }
 
