@@ -46,11 +46,11 @@ class CallerMemory final : public UserMemory {
       : sock_(sock), window_addr_(window_addr), window_(std::move(window)), has_window_(has_window) {}
 
   int read(void* dst, uint64_t src, size_t size) noexcept override {
-    if (kfd_mutant_active(KfdMutant::SharedCopiesOwnMemory)) return own_copy_from_user(dst, src, size);
     if (in_window(src, size)) {
       std::memcpy(dst, window_.data() + (src - window_addr_), size);
       return 0;
     }
+    if (kfd_mutant_active(KfdMutant::SharedCopiesOwnMemory)) return own_copy_from_user(dst, src, size);
     const wire::MemArgs a{src, size, 0, 0};
     std::vector<uint8_t> body;
     if (!ask(Op::MemRead, a, nullptr, 0, &body)) return -EFAULT;
@@ -60,12 +60,12 @@ class CallerMemory final : public UserMemory {
   }
 
   int write(uint64_t dst, const void* src, size_t size) noexcept override {
-    if (kfd_mutant_active(KfdMutant::SharedCopiesOwnMemory)) return own_copy_to_user(dst, src, size);
     if (in_window(dst, size)) {
       std::memcpy(window_.data() + (dst - window_addr_), src, size);
       written_ = true;
       return 0;
     }
+    if (kfd_mutant_active(KfdMutant::SharedCopiesOwnMemory)) return own_copy_to_user(dst, src, size);
     const wire::MemArgs a{dst, size, 0, 0};
     std::vector<uint8_t> body;
     if (!ask(Op::MemWrite, a, src, size, &body) || rc_of(body) != 0) return -EFAULT;
