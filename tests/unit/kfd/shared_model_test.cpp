@@ -169,6 +169,18 @@ struct Worker {
         case 'q': r.rc = queue_runs(p); break;
         case 's': r.rc = aim_at(p, c.arg, &r.a); break;
         case 'f': r.rc = fork_child(p, &r.a, &r.b); break;
+        case 'v': {  // KFD-MP-6: AMDKFD_IOC_SVM's GET_ATTR over a page of this process
+          alignas(8) uint8_t buf[sizeof(kfd_ioctl_svm_args) + sizeof(kfd_ioctl_svm_attribute)] = {};
+          auto* arg = reinterpret_cast<kfd_ioctl_svm_args*>(buf);
+          static char page[4096] __attribute__((aligned(4096)));
+          arg->start_addr = reinterpret_cast<uintptr_t>(page);
+          arg->size = kPage;
+          arg->op = KFD_IOCTL_SVM_OP_GET_ATTR;
+          arg->nattr = 1;
+          arg->attrs[0].type = KFD_IOCTL_SVM_ATTR_GRANULARITY;
+          r.rc = p.io(_IOC(_IOC_READ | _IOC_WRITE, 'K', _IOC_NR(AMDKFD_IOC_SVM), sizeof buf), buf);
+          break;
+        }
         case 'x': return;
         default: r.rc = -EINVAL;
       }
@@ -359,6 +371,13 @@ TEST_F(SharedModel, KFD_MP_4_SharedForkKeepsConnectionIsCaught) {
   const Answer f = a.ask('f');
   ASSERT_EQ(f.rc, 0);
   EXPECT_NE(static_cast<int64_t>(f.a), -EBADF);
+}
+
+TEST_F(SharedModel, KFD_MP_6_SvmIsRefusedAcrossTheProcessBoundary) {
+  Daemon daemon;
+  Worker a;
+  ASSERT_EQ(a.ask('o').rc, 0);
+  EXPECT_EQ(a.ask('v').rc, -EPERM);
 }
 
 }  // namespace
