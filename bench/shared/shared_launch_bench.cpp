@@ -45,7 +45,8 @@ struct Agent {
       auto* slot = static_cast<hsa_barrier_and_packet_t*>(queue->base_address) + ((first + i) % queue->size);
       std::memset(reinterpret_cast<uint8_t*>(slot) + 4, 0, sizeof *slot - 4);
       if (i + 1 == n) slot->completion_signal = signal;
-      const uint16_t header = HSA_PACKET_TYPE_BARRIER_AND | (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_ACQUIRE_FENCE_SCOPE) |
+      const uint16_t header = HSA_PACKET_TYPE_BARRIER_AND |
+                              (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_ACQUIRE_FENCE_SCOPE) |
                               (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_RELEASE_FENCE_SCOPE);
       __atomic_store_n(reinterpret_cast<uint16_t*>(slot), header, __ATOMIC_RELEASE);
     }

@@ -83,7 +83,8 @@ int exec_main(const std::vector<std::string>& args) {
                "of LD_LIBRARY_PATH)");
   app.add_option("--shared", shared,
                  "run on one KFD and GPU model shared by every process under it: the daemon at SOCKET "
-                 "(default " + default_socket() + "), started if none answers; children inherit ROCREF_KFD_SOCKET")
+                 "(default " +
+                     default_socket() + "), started if none answers; children inherit ROCREF_KFD_SOCKET")
       ->expected(0, 1);
   app.add_option("--daemon-idle-exit", idle_s, "seconds a daemon this command starts waits for a connection (10)");
   app.add_flag("--print", print, "print the LD_PRELOAD (and LD_LIBRARY_PATH) value and exit");

@@ -40,7 +40,7 @@ int gpu_daemon_main(const std::vector<std::string>& args) {
     return err == -EADDRINUSE ? 3 : 1;
   }
   g_server = &server;
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_handler = [](int) {
     if (g_server) g_server->request_stop();
   };

@@ -53,8 +53,7 @@ std::string read_own_maps() {
 // pages (kfd/userptr_pin.h moves private pages into a memfd); its view's mappings name the files
 // behind the range, which go to the daemon (/proc/self/map_files). The view here is dropped: the
 // user's range and the daemon's view keep the pages.
-int serve_pin(uint64_t user, uint64_t size, bool writable, std::vector<wire::PinPiece>* pieces,
-              std::vector<int>* fds) {
+int serve_pin(uint64_t user, uint64_t size, bool writable, std::vector<wire::PinPiece>* pieces, std::vector<int>* fds) {
   std::unique_ptr<UserptrPin> pin;
   if (const int err = UserptrPin::create(user, size, writable, &pin)) return err;
   const uint64_t lo = reinterpret_cast<uintptr_t>(pin->host()), hi = lo + size;
@@ -120,8 +119,9 @@ bool serve_memory(int sock, Op op, const std::vector<uint8_t>& body) {
       std::vector<wire::PinPiece> pieces;
       std::vector<int> fds;
       rc = serve_pin(a.addr, a.size, a.kind != 0, &pieces, &fds);
-      const bool ok = wire::send_frame(sock, Op::MemReply,
-                                       {{&rc, sizeof rc}, {pieces.data(), pieces.size() * sizeof(wire::PinPiece)}}, fds);
+      const bool ok =
+          wire::send_frame(sock, Op::MemReply,
+                           {{&rc, sizeof rc}, {pieces.data(), pieces.size() * sizeof(wire::PinPiece)}}, fds);
       for (int fd : fds) close_fd(fd);
       return ok;
     }
@@ -167,8 +167,8 @@ int RemoteKfd::open_session(bool render, uint32_t minor) {
   if (s < 0) return -ENOENT;
   Op op;
   std::vector<uint8_t> body;
-  const bool sent = render ? wire::send_frame(s, Op::OpenRender, {{&minor, sizeof minor}})
-                           : wire::send_frame(s, Op::OpenKfd, {});
+  const bool sent =
+      render ? wire::send_frame(s, Op::OpenRender, {{&minor, sizeof minor}}) : wire::send_frame(s, Op::OpenKfd, {});
   if (!sent || !wire::recv_frame(s, &op, &body) || op != Op::Result) {
     close_fd(s);
     return -EIO;
@@ -262,7 +262,8 @@ int RemoteKfd::ioctl(int fd, unsigned long request, void* arg) {
   const int sock = take_call_socket();
   if (sock < 0) return -EIO;
   std::vector<uint8_t> answer;
-  if (!call(sock, static_cast<uint32_t>(Op::Call), &head, sizeof head, window.data(), window.size(), &answer, nullptr)) {
+  if (!call(sock, static_cast<uint32_t>(Op::Call), &head, sizeof head, window.data(), window.size(), &answer,
+            nullptr)) {
     close_fd(sock);
     return -EIO;
   }
@@ -313,8 +314,9 @@ Expected<void*, int> RemoteKfd::mmap(void* addr, size_t length, int prot, int fl
       return reinterpret_cast<void*>(v->second);
     }
   }
-  void* r = a.driver_view ? ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fds[0], static_cast<off_t>(a.offset))
-                          : ::mmap(addr, length, prot, flags, fds[0], static_cast<off_t>(a.offset));
+  void* r = a.driver_view
+                ? ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fds[0], static_cast<off_t>(a.offset))
+                : ::mmap(addr, length, prot, flags, fds[0], static_cast<off_t>(a.offset));
   const int err = errno;
   close_fd(fds[0]);
   if (r == MAP_FAILED) return unexpected(-err);

@@ -1,7 +1,9 @@
 // kfd/kfd_server.cpp - the daemon side of the shared model (see kfd_server.h).
 #include "kfd/kfd_server.h"
 
+#include <fcntl.h>
 #include <poll.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -72,7 +74,8 @@ class CallerMemory final : public UserMemory {
     // The part of a longer write that lies in the window: the window is copied back last.
     if (has_window_) {
       const uint64_t lo = std::max(dst, window_addr_), hi = std::min(dst + size, window_addr_ + window_.size());
-      if (lo < hi) std::memcpy(window_.data() + (lo - window_addr_), static_cast<const uint8_t*>(src) + (lo - dst), hi - lo);
+      if (lo < hi)
+        std::memcpy(window_.data() + (lo - window_addr_), static_cast<const uint8_t*>(src) + (lo - dst), hi - lo);
     }
     return 0;
   }
@@ -116,7 +119,8 @@ class CallerMemory final : public UserMemory {
 
  private:
   bool in_window(uint64_t addr, size_t size) const noexcept {
-    return has_window_ && addr >= window_addr_ && size <= window_.size() && addr - window_addr_ <= window_.size() - size;
+    return has_window_ && addr >= window_addr_ && size <= window_.size() &&
+           addr - window_addr_ <= window_.size() - size;
   }
   static int64_t rc_of(const std::vector<uint8_t>& body) noexcept {
     int64_t rc = -EFAULT;
@@ -173,20 +177,35 @@ int KfdServer::listen() {
   a.sun_family = AF_UNIX;
   if (path_.size() >= sizeof a.sun_path) return -ENAMETOOLONG;
   std::strcpy(a.sun_path, path_.c_str());
+  // Two daemons started at once for one socket: the lock orders their probe, unlink and bind, so
+  // the second finds the first answering instead of unlinking its socket (two machines).
+  const std::string lock_path = path_ + ".lock";
+  const int lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (lock >= 0) ::flock(lock, LOCK_EX);
+  const auto unlock = [lock] {
+    if (lock >= 0) ::close(lock);
+  };
   const int probe = wire::connect_socket(path_.c_str());
   if (probe >= 0) {  // a daemon answers there already
     ::close(probe);
+    unlock();
     return -EADDRINUSE;
   }
   ::unlink(path_.c_str());  // a socket file left by a daemon that died
   listen_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (listen_fd_ < 0) return -errno;
+  if (listen_fd_ < 0) {
+    const int e = errno;
+    unlock();
+    return -e;
+  }
   if (::bind(listen_fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(listen_fd_, 64) != 0) {
     const int e = errno;
     ::close(listen_fd_);
     listen_fd_ = -1;
+    unlock();
     return -e;
   }
+  unlock();
   last_active_ = std::chrono::steady_clock::now();
   return 0;
 }
@@ -336,9 +355,7 @@ void KfdServer::serve_calls(int sock, int pid, Op op, std::vector<uint8_t> body)
       }
       if (memory.broken()) return;
       const wire::ResultHead head{rc, memory.written() ? static_cast<uint32_t>(memory.window().size()) : 0u, 0};
-      if (!wire::send_frame(sock, Op::Result,
-                            {{&head, sizeof head}, {memory.window().data(), head.written}}))
-        return;
+      if (!wire::send_frame(sock, Op::Result, {{&head, sizeof head}, {memory.window().data(), head.written}})) return;
     } else if (op == Op::Mmap && body.size() == sizeof(wire::MmapArgs)) {
       wire::MmapArgs a;
       std::memcpy(&a, body.data(), sizeof a);

@@ -51,7 +51,7 @@ class KfdServer {
   int listen_fd_ = -1;
   std::atomic<bool> stopping_{false};
   mutable std::mutex mu_;
-  std::map<int, int> session_pid_;  // daemon descriptor -> pid of the process that opened it
+  std::map<int, int> session_pid_;      // daemon descriptor -> pid of the process that opened it
   std::map<int, std::thread> threads_;  // by connection socket
   std::vector<int> finished_;           // sockets whose thread has returned (joined by run)
   size_t connections_ = 0;

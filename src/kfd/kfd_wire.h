@@ -16,17 +16,17 @@
 namespace rocref::kfd::wire {
 
 enum class Op : uint32_t {
-  Hello = 1,      // -> Result{rc = GPU count}: what the process's topology is built from
-  OpenKfd,        // session: -> Result{rc = daemon descriptor or -errno}
-  OpenRender,     // session, u32 minor: -> Result{rc}
-  Close,          // session: release now -> Result{rc}
-  Call,           // call connection: CallArgs + window bytes -> Result{rc} + written window bytes
-  Mmap,           // call connection: MmapArgs -> Result{rc} + MmapAnswer, the memfd attached
+  Hello = 1,   // -> Result{rc = GPU count}: what the process's topology is built from
+  OpenKfd,     // session: -> Result{rc = daemon descriptor or -errno}
+  OpenRender,  // session, u32 minor: -> Result{rc}
+  Close,       // session: release now -> Result{rc}
+  Call,        // call connection: CallArgs + window bytes -> Result{rc} + written window bytes
+  Mmap,        // call connection: MmapArgs -> Result{rc} + MmapAnswer, the memfd attached
   Result,
-  MemRead,        // daemon -> caller: MemArgs -> MemReply{rc} + bytes
-  MemWrite,       // daemon -> caller: MemArgs + bytes -> MemReply{rc}
-  MemCheck,       // daemon -> caller: MemArgs (kind: 0 pages readable, 1 VMAs) -> MemReply{rc = 0/1}
-  Pin,            // daemon -> caller: MemArgs (kind: writable) -> MemReply{rc} + PinPiece[], memfds
+  MemRead,   // daemon -> caller: MemArgs -> MemReply{rc} + bytes
+  MemWrite,  // daemon -> caller: MemArgs + bytes -> MemReply{rc}
+  MemCheck,  // daemon -> caller: MemArgs (kind: 0 pages readable, 1 VMAs) -> MemReply{rc = 0/1}
+  Pin,       // daemon -> caller: MemArgs (kind: writable) -> MemReply{rc} + PinPiece[], memfds
   MemReply,
 };
 
@@ -36,10 +36,10 @@ struct Frame {
 };
 
 struct CallArgs {
-  int32_t fd = -1;     // the daemon's descriptor
-  uint32_t window = 0; // bytes of the argument that follow (its whole _IOC_SIZE, or 0: unreadable)
+  int32_t fd = -1;      // the daemon's descriptor
+  uint32_t window = 0;  // bytes of the argument that follow (its whole _IOC_SIZE, or 0: unreadable)
   uint64_t request = 0;
-  uint64_t arg = 0;    // the argument's address in the caller
+  uint64_t arg = 0;  // the argument's address in the caller
 };
 
 struct MmapArgs {

@@ -49,9 +49,7 @@ int copy_to_user(uint64_t user_dst, const void* src, size_t size) noexcept {
   return t_current ? t_current->write(user_dst, src, size) : own_copy_to_user(user_dst, src, size);
 }
 
-bool user_range_mapped(uint64_t addr, uint64_t size) noexcept {
-  return current_user_memory().range_mapped(addr, size);
-}
+bool user_range_mapped(uint64_t addr, uint64_t size) noexcept { return current_user_memory().range_mapped(addr, size); }
 
 bool user_range_has_vmas(uint64_t addr, uint64_t size) noexcept {
   return current_user_memory().range_has_vmas(addr, size);

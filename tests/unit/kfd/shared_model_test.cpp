@@ -142,7 +142,10 @@ struct Worker {
       Answer r;
       switch (c.op) {
         case 'o': r.rc = p.open(); break;
-        case 'm': r.rc = 0; r.a = p.available(); break;
+        case 'm':
+          r.rc = 0;
+          r.a = p.available();
+          break;
         case 'a':
           last = p.buffer(kVram, c.arg);
           r.rc = last.cpu ? 0 : -ENOMEM;
@@ -280,7 +283,8 @@ class SharedModel : public ::testing::Test {
 // Polls B's available memory until it is `want` (the release runs when the daemon sees the end).
 uint64_t available_within(const Worker& w, uint64_t want) {
   uint64_t got = 0;
-  for (int i = 0; i < 500 && (got = w.ask('m').a) != want; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  for (int i = 0; i < 500 && (got = w.ask('m').a) != want; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   return got;
 }
 
