@@ -3,7 +3,12 @@
 // Sets LD_PRELOAD to librocref_preload.so (found next to this binary's build or
 // install tree, or named by --lib / ROCREF_PRELOAD_LIB) and execs the command,
 // so unmodified ROCm user space (rocminfo, libhsakmt, ROCR) talks to the KFD model.
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <thread>
 
 #include <cerrno>
 #include <cstdio>
@@ -15,18 +20,60 @@
 #include "cli/command.h"
 #include "cli/drop_ins.h"
 #include "cli/parse_args.h"
+#include "kfd/kfd_wire.h"
 
 namespace rocref::cli {
 namespace {
+
+std::string default_socket() { return "/tmp/rocref-kfd-" + std::to_string(::getuid()) + ".sock"; }
+
+bool daemon_answers(const std::string& socket) {
+  const int s = kfd::wire::connect_socket(socket.c_str());
+  if (s < 0) return false;
+  ::close(s);
+  return true;
+}
+
+// KFD-MP-5: the daemon at `socket`, started (detached: its own session, not the command's child)
+// when none answers there. It exits by itself after `idle_s` seconds without a connection.
+int ensure_daemon(const std::string& socket, double idle_s) {
+  if (daemon_answers(socket)) return 0;
+  const pid_t child = ::fork();
+  if (child < 0) return -errno;
+  if (child == 0) {
+    ::setsid();
+    if (::fork() != 0) ::_exit(0);
+    const int null = ::open("/dev/null", O_RDWR);
+    if (null >= 0) {
+      ::dup2(null, 0);
+      ::dup2(null, 1);
+      if (!std::getenv("ROCREF_GPU_DAEMON_STDERR")) ::dup2(null, 2);
+    }
+    const std::string idle = std::to_string(idle_s);
+    const char* argv[] = {"rocref", "gpu-daemon", "--socket", socket.c_str(), "--idle-exit", idle.c_str(), nullptr};
+    ::unsetenv("ROCREF_KFD_SOCKET");
+    ::execv("/proc/self/exe", const_cast<char* const*>(argv));
+    ::_exit(127);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  for (int i = 0; i < 1000; ++i) {  // up to 10 s for the daemon to listen
+    if (daemon_answers(socket)) return 0;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return -ETIMEDOUT;
+}
 
 int exec_main(const std::vector<std::string>& args) {
   std::string lib;
   bool print = false;
   bool drop_ins = false;
+  std::string shared;
+  double idle_s = 10;
   CLI::App app{
       "Runs COMMAND with LD_PRELOAD set to the /dev/kfd interposer, so unmodified\n"
       "ROCm binaries run on rocref's KFD and GPU models.\n"
-      "usage: rocref exec [--lib PATH] [--drop-ins] [--print] [--] COMMAND [ARGS...]",
+      "usage: rocref exec [--lib PATH] [--drop-ins] [--shared[=SOCKET]] [--print] [--] COMMAND [ARGS...]",
       "rocref exec"};
   app.add_option("--lib", lib,
                  std::string("the interposer (default: ROCREF_PRELOAD_LIB, else ") + kInterposerName +
@@ -34,6 +81,12 @@ int exec_main(const std::vector<std::string>& args) {
   app.add_flag("--drop-ins", drop_ins,
                "also load rocref's libhsakmt.so.1 and libhsa-runtime64.so.1 (the interposer's folder goes in front "
                "of LD_LIBRARY_PATH)");
+  app.add_option("--shared", shared,
+                 "run on one KFD and GPU model shared by every process under it: the daemon at SOCKET "
+                 "(default " +
+                     default_socket() + "), started if none answers; children inherit ROCREF_KFD_SOCKET")
+      ->expected(0, 1);
+  app.add_option("--daemon-idle-exit", idle_s, "seconds a daemon this command starts waits for a connection (10)");
   app.add_flag("--print", print, "print the LD_PRELOAD (and LD_LIBRARY_PATH) value and exit");
   app.prefix_command();  // everything from COMMAND on is the command's own arguments
   if (const int code = parse_args(app, args); code >= 0) return code;
@@ -62,6 +115,14 @@ int exec_main(const std::vector<std::string>& args) {
   if (command.empty()) {
     std::fprintf(stderr, "rocref exec: no COMMAND\n%s", app.help().c_str());
     return 2;
+  }
+  if (app.count("--shared") > 0) {
+    if (shared.empty()) shared = default_socket();
+    if (const int err = ensure_daemon(shared, idle_s); err < 0) {
+      std::fprintf(stderr, "rocref exec: no GPU daemon at %s: %s\n", shared.c_str(), std::strerror(-err));
+      return 1;
+    }
+    setenv("ROCREF_KFD_SOCKET", shared.c_str(), 1);
   }
   setenv("LD_PRELOAD", preload.c_str(), 1);
   if (drop_ins) setenv("LD_LIBRARY_PATH", library_path.c_str(), 1);

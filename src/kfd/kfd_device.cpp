@@ -12,6 +12,7 @@
 #include "kfd/aql_hw_queue.h"
 #include "kfd/device_state.h"
 #include "kfd/drm_render.h"
+#include "kfd/kfd_client.h"
 #include "kfd/kfd_mutant.h"
 
 namespace rocref::kfd {
@@ -93,8 +94,20 @@ uint32_t KfdDevice::configured_gpu_count() {
   return (*end == '\0' && n >= 1 && n <= kMaxGpus) ? static_cast<uint32_t>(n) : 1;
 }
 
+std::string KfdDevice::shared_socket() {
+  const char* env = std::getenv("ROCREF_KFD_SOCKET");
+  return env ? std::string(env) : std::string();
+}
+
 KfdDevice& KfdDevice::instance() {
   static KfdDevice* device = [] {
+    if (const std::string socket = shared_socket(); !socket.empty()) {
+      // KFD-MP-1: the shared model: this process holds descriptors and mappings, the daemon the rest.
+      auto* d = new KfdDevice(new RemoteKfd(socket));
+      install_userptr_fork_handler();  // KFD-MEM-14 for the pins this process makes for the daemon
+      ::pthread_atfork(nullptr, nullptr, [] { instance().remote_->after_fork(); });
+      return d;
+    }
     auto* d = new KfdDevice(configured_gpu_count());
     // The device lives until exit; its scheduler thread must stop before statics go away.
     std::atexit([] { instance().impl_->engines.stop(); });
@@ -112,6 +125,7 @@ KfdDevice& KfdDevice::instance() {
 // its own (the parent's engine thread does not exist in the child). The parent's state is left
 // as fork copied it (its thread and locks are not the child's to use): it is never freed.
 void KfdDevice::reset_after_fork() {
+  if (remote_) return remote_->after_fork();
   if (kfd_mutant_active(KfdMutant::ForkKeepsParentDevice)) return;
   const int next_fd = impl_->next_fd;
   const uint32_t gpus = impl_->topology.gpu_count();
@@ -121,11 +135,17 @@ void KfdDevice::reset_after_fork() {
 
 KfdDevice::KfdDevice(uint32_t gpu_count) : impl_(new Impl(gpu_count)) {}
 
-KfdDevice::~KfdDevice() { delete impl_; }
+KfdDevice::KfdDevice(RemoteKfd* remote) : remote_(remote) {}
 
-uint32_t KfdDevice::gpu_count() const { return impl_->topology.gpu_count(); }
+KfdDevice::~KfdDevice() {
+  delete impl_;
+  delete remote_;
+}
+
+uint32_t KfdDevice::gpu_count() const { return remote_ ? remote_->gpu_count() : impl_->topology.gpu_count(); }
 
 int KfdDevice::open_kfd() {
+  if (remote_) return remote_->open_kfd();
   DeviceState& d = *impl_;
   if (!d.gtt.ok()) return -ENOMEM;
   for (const auto& g : d.gpus)
@@ -164,6 +184,7 @@ int KfdDevice::open_kfd() {
 }
 
 int KfdDevice::open_render(uint32_t minor) {
+  if (remote_) return remote_->open_render(minor);
   DeviceState& d = *impl_;
   if (!d.topology.gpu_index_by_minor(minor)) return -ENOENT;
   std::lock_guard<std::mutex> lock(d.mu);
@@ -173,6 +194,7 @@ int KfdDevice::open_render(uint32_t minor) {
 }
 
 int KfdDevice::close(int fd) {
+  if (remote_) return remote_->close(fd);
   DeviceState& d = *impl_;
   std::lock_guard<std::mutex> lock(d.mu);
   auto it = d.fds.find(fd);
@@ -192,6 +214,7 @@ int KfdDevice::close(int fd) {
 }
 
 int KfdDevice::ioctl(int fd, unsigned long request, void* arg) {
+  if (remote_) return remote_->ioctl(fd, request, arg);
   DeviceState& d = *impl_;
   std::unique_lock<std::mutex> lock(d.mu);
   auto it = d.fds.find(fd);
@@ -214,15 +237,20 @@ int KfdDevice::ioctl(int fd, unsigned long request, void* arg) {
   return ret;
 }
 
-Expected<void*, int> KfdDevice::mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset) {
+Expected<KfdDevice::MmapSource, int> KfdDevice::mmap_source(int fd, size_t length, bool placed, off_t offset) {
+  if (remote_) return unexpected(-ENODEV);  // the daemon's question, not a client's
   DeviceState& d = *impl_;
   std::lock_guard<std::mutex> lock(d.mu);
+  return mmap_source_locked(fd, length, placed, offset);
+}
+
+Expected<KfdDevice::MmapSource, int> KfdDevice::mmap_source_locked(int fd, size_t length, bool placed, off_t offset) {
+  DeviceState& d = *impl_;
   auto it = d.fds.find(fd);
   if (it == d.fds.end()) return unexpected(-EBADF);
   const uint64_t off = static_cast<uint64_t>(offset);
   if (length == 0 || (off & 4095) != 0) return unexpected(-EINVAL);
-  int map_fd = -1;
-  uint64_t map_off = 0;
+  MmapSource src;
   if (it->second.kind == FdEntry::Kind::Kfd) {
     Process& p = *d.processes.at(fd);
     const int gpu = d.gpu_index(mmap_get_gpu_id(off));
@@ -232,30 +260,25 @@ Expected<void*, int> KfdDevice::mmap(void* addr, size_t length, int prot, int fl
         ROCREF_CHECKED("KFD-DB-1");
         if (!gpu_ok) return unexpected(-ENODEV);
         if (length != kDoorbellProcessSlice) return unexpected(-EINVAL);
-        if (addr == nullptr && !(flags & MAP_FIXED)) {  // KFD-DB-3: the driver's own view
-          const auto& doorbells = p.pdd[gpu].doorbells;
-          void* page = doorbells->at(0);
-          auto [m, fresh] = d.cpu_mappings.try_emplace(reinterpret_cast<uintptr_t>(page));
-          if (fresh) m->second = CpuMapping{length, doorbells, 1};
-          else ++m->second.refs;
-          return page;
-        }
-        map_fd = p.pdd[gpu].doorbells->fd();
+        src.fd = p.pdd[gpu].doorbells->fd();
+        src.driver_view = !placed;  // KFD-DB-3: the driver's own view
+        src.view = p.pdd[gpu].doorbells->at(0);
+        src.view_owner = p.pdd[gpu].doorbells;
         break;
       case kMmapTypeEvents:
         if (length != kEventPageSize) return unexpected(-EINVAL);
         if (!p.signal_slots) return unexpected(-ENOMEM);
         if (p.own_event_page) {
-          map_fd = p.own_event_page->fd();
+          src.fd = p.own_event_page->fd();
         } else {
-          map_fd = d.gtt.fd();
-          map_off = reinterpret_cast<uint8_t*>(p.signal_slots) - d.gtt.at(0);
+          src.fd = d.gtt.fd();
+          src.offset = reinterpret_cast<uint8_t*>(p.signal_slots) - d.gtt.at(0);
         }
         break;
       case kMmapTypeMmio:
         if (!gpu_ok) return unexpected(-ENODEV);
         if (length != 4096) return unexpected(-EINVAL);
-        map_fd = d.gpus[gpu]->mmio.fd();
+        src.fd = d.gpus[gpu]->mmio.fd();
         break;
       default: return unexpected(gpu_ok ? -EINVAL : -ENODEV);  // no reserved memory on this GPU
     }
@@ -280,16 +303,32 @@ Expected<void*, int> KfdDevice::mmap(void* addr, size_t length, int prot, int fl
     }
     if (length > found->size - (off - found->mmap_offset)) return unexpected(-EINVAL);
     const HostArena& pool = found->kind == BoKind::Vram ? d.gpus[found->gpu]->vram : d.gtt;
-    map_fd = pool.fd();
-    map_off = found->arena_offset + (off - found->mmap_offset);
+    src.fd = pool.fd();
+    src.offset = found->arena_offset + (off - found->mmap_offset);
   }
-  void* r = ::mmap(addr, length, prot, flags, map_fd, static_cast<off_t>(map_off));
+  return src;
+}
+
+Expected<void*, int> KfdDevice::mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset) {
+  if (remote_) return remote_->mmap(addr, length, prot, flags, fd, offset);
+  DeviceState& d = *impl_;
+  std::lock_guard<std::mutex> lock(d.mu);
+  const auto src = mmap_source_locked(fd, length, addr != nullptr || (flags & MAP_FIXED), offset);
+  if (!src) return unexpected(src.error());
+  if (src->driver_view) {  // KFD-DB-3: every unplaced map of the doorbell page is the driver's page
+    auto [m, fresh] = d.cpu_mappings.try_emplace(reinterpret_cast<uintptr_t>(src->view));
+    if (fresh) m->second = CpuMapping{length, src->view_owner, 1};
+    else ++m->second.refs;
+    return src->view;
+  }
+  void* r = ::mmap(addr, length, prot, flags, src->fd, static_cast<off_t>(src->offset));
   if (r == MAP_FAILED) return unexpected(-errno);
   d.cpu_mappings[reinterpret_cast<uintptr_t>(r)] = CpuMapping{length};
   return r;
 }
 
 int KfdDevice::munmap(void* addr, size_t length) {
+  if (remote_) return remote_->munmap(addr, length);
   DeviceState& d = *impl_;
   std::lock_guard<std::mutex> lock(d.mu);
   auto it = d.cpu_mappings.find(reinterpret_cast<uintptr_t>(addr));
@@ -305,11 +344,13 @@ int KfdDevice::munmap(void* addr, size_t length) {
 }
 
 bool KfdDevice::owns_fd(int fd) const {
+  if (remote_) return remote_->owns_fd(fd);
   std::lock_guard<std::mutex> lock(impl_->mu);
   return impl_->fds.count(fd) != 0;
 }
 
 std::optional<uint32_t> KfdDevice::render_minor(int fd) const {
+  if (remote_) return remote_->render_minor(fd);
   std::lock_guard<std::mutex> lock(impl_->mu);
   const auto it = impl_->fds.find(fd);
   if (it == impl_->fds.end() || it->second.kind != FdEntry::Kind::Render) return std::nullopt;
@@ -317,6 +358,7 @@ std::optional<uint32_t> KfdDevice::render_minor(int fd) const {
 }
 
 bool KfdDevice::owns_mapping(const void* addr) const {
+  if (remote_) return remote_->owns_mapping(addr);
   std::lock_guard<std::mutex> lock(impl_->mu);
   const auto a = reinterpret_cast<uintptr_t>(addr);
   auto it = impl_->cpu_mappings.upper_bound(a);
@@ -326,6 +368,7 @@ bool KfdDevice::owns_mapping(const void* addr) const {
 }
 
 uint64_t KfdDevice::gpuvm_pte(uint64_t va) const {
+  if (remote_) return 0;  // the page tables are the daemon's
   std::lock_guard<std::mutex> lock(impl_->mu);
   for (const auto& [fd, p] : impl_->processes) {
     if (p->closed) continue;
@@ -336,6 +379,7 @@ uint64_t KfdDevice::gpuvm_pte(uint64_t va) const {
 }
 
 uint64_t KfdDevice::gpuvm_pte(uint64_t va, uint32_t gpu) const {
+  if (remote_) return 0;
   std::lock_guard<std::mutex> lock(impl_->mu);
   for (const auto& [fd, p] : impl_->processes) {
     if (p->closed || gpu >= p->pdd.size() || !p->pdd[gpu].vm) continue;
@@ -344,12 +388,16 @@ uint64_t KfdDevice::gpuvm_pte(uint64_t va, uint32_t gpu) const {
   return 0;
 }
 
-std::optional<std::string> KfdDevice::read_sysfs(std::string_view path) const { return impl_->topology.read(path); }
-
-std::optional<std::vector<std::string>> KfdDevice::list_sysfs(std::string_view dir) const {
-  return impl_->topology.list(dir);
+std::optional<std::string> KfdDevice::read_sysfs(std::string_view path) const {
+  return remote_ ? remote_->read_sysfs(path) : impl_->topology.read(path);
 }
 
-std::optional<std::string> KfdDevice::link_sysfs(std::string_view path) const { return impl_->topology.link(path); }
+std::optional<std::vector<std::string>> KfdDevice::list_sysfs(std::string_view dir) const {
+  return remote_ ? remote_->list_sysfs(dir) : impl_->topology.list(dir);
+}
+
+std::optional<std::string> KfdDevice::link_sysfs(std::string_view path) const {
+  return remote_ ? remote_->link_sysfs(path) : impl_->topology.link(path);
+}
 
 }  // namespace rocref::kfd

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,10 +22,17 @@
 
 namespace rocref::kfd {
 
+class HostArena;
+class RemoteKfd;
+
 class KfdDevice {
  public:
-  // The modeled machine of this process: one CPU node and configured_gpu_count() gfx9 GPU nodes.
+  // The modeled machine of this process: one CPU node and configured_gpu_count() gfx9 GPU nodes,
+  // or, with ROCREF_KFD_SOCKET set, the shared machine of the daemon listening there (KFD-MP-1):
+  // every call then goes to that daemon, and this process holds none of the driver's state.
   static KfdDevice& instance();
+  // The socket instance() connects to: ROCREF_KFD_SOCKET, or empty for the in-process model.
+  static std::string shared_socket();
   // ROCREF_GPUS (1 to 8; unset or invalid: 1), the machine's GPU count (KFD-TOPO-8).
   static uint32_t configured_gpu_count();
   // A machine of its own with gpu_count GPU nodes (tests); instance() is the process's.
@@ -45,6 +53,17 @@ class KfdDevice {
   // mmap of a doorbell page, MMIO page or buffer object: the address, or -errno.
   Expected<void*, int> mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset);
   int munmap(void* addr, size_t length);                  // 0 or -EINVAL if not a model mapping
+  // What mmap of (fd, offset) maps: a memfd and its offset, or (KFD-DB-3, an unplaced doorbell
+  // map) the driver's own page `view` of memfd `fd`. `placed`: an address or MAP_FIXED was given.
+  // The daemon hands fd to the process, which maps it itself (KFD-MP-1).
+  struct MmapSource {
+    int fd = -1;
+    uint64_t offset = 0;
+    bool driver_view = false;
+    void* view = nullptr;
+    std::shared_ptr<HostArena> view_owner;
+  };
+  Expected<MmapSource, int> mmap_source(int fd, size_t length, bool placed, off_t offset);
   bool owns_fd(int fd) const;
   // The render minor a descriptor opened, or nullopt (a /dev/kfd descriptor, or none).
   std::optional<uint32_t> render_minor(int fd) const;
@@ -64,8 +83,11 @@ class KfdDevice {
   static constexpr int kFirstFd = 1 << 20;  // model descriptors never collide with real ones
 
  private:
+  explicit KfdDevice(RemoteKfd* remote);
+  Expected<MmapSource, int> mmap_source_locked(int fd, size_t length, bool placed, off_t offset);
   struct Impl;
-  Impl* impl_;
+  Impl* impl_ = nullptr;
+  RemoteKfd* remote_ = nullptr;  // the shared model's client (kfd/kfd_client.h), or null
 };
 
 }  // namespace rocref::kfd

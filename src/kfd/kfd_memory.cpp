@@ -37,6 +37,10 @@ uint64_t pte_flags_for(const BufferObject& bo, uint32_t gpu) {
   return f;
 }
 
+// A pin of another process's pages (the shared model): its view keeps the pages, whatever that
+// process does with its own mapping; the daemon cannot ask that address space (README.md).
+bool foreign_range_present(uint64_t, uint64_t) noexcept { return true; }
+
 BufferObject* find_bo(DeviceState& d, Process& p, uint64_t handle) {
   const int gpu = d.gpu_index(handle_gpu_id(handle));
   if (gpu < 0) return nullptr;
@@ -112,7 +116,7 @@ int kfd_ioctl_alloc_memory_of_gpu(IoctlCall& c) {
       std::unique_ptr<UserptrPin> pin;
       const bool writable = (f & KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE) != 0 &&
                             !kfd_mutant_active(KfdMutant::UserptrWriteUnchecked);
-      if (const int err = UserptrPin::create(user, size, writable, &pin)) return fail(err);
+      if (const int err = pin_user_pages(user, size, writable, &pin)) return fail(err);
       bo.pin = std::move(pin);
       bo.host = bo.pin->host();
       bo.mmap_offset = user;
@@ -189,7 +193,8 @@ int kfd_ioctl_map_memory_to_gpu(IoctlCall& c) {
     gpu::vm::GpuVm& vm = *p.pdd[gpu].vm;
     const uint64_t host = reinterpret_cast<uintptr_t>(bo.host);
     const uint64_t flags = pte_flags_for(bo, gpu);
-    const int err = bo.pin ? vm.map_userptr(bo.va, host, bo.size, flags, bo.pin->user(), &user_range_present)
+    const int err = bo.pin ? vm.map_userptr(bo.va, host, bo.size, flags, bo.pin->user(),
+                                            bo.pin->foreign() ? &foreign_range_present : &user_range_present)
                            : vm.map(bo.va, host, bo.size, flags);
     if (err) return err;  // overlapping VA or out of range: -EINVAL, nothing mapped
     bo.mapped_on |= bit;

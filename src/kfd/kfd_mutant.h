@@ -20,6 +20,9 @@ enum class KfdMutant : unsigned {
   PinSharedAcrossFork,        // KFD-MEM-14: a forked child keeps sharing the parent's pinned private pages
   CopyOutWholeStruct,         // KFD-IOC-2: an answer copied out at the driver's struct size, past a shorter user size
   ForkKeepsParentDevice,      // KFD-PROC-4: a forked child keeps the parent's driver state and its absent engine thread
+  SharedCopiesOwnMemory,      // KFD-MP-2: the daemon's user copies read and write its own memory, not the caller's
+  SharedEndKeepsProcess,      // KFD-MP-3: a session's end (exit, kill -9) does not release its process
+  SharedForkKeepsConnection,  // KFD-MP-4: a forked child keeps using the parent's connection
   kCount
 };
 

@@ -300,6 +300,10 @@ int kfd_ioctl_svm(IoctlCall& c) {
   // The attributes travel in the ioctl's size field (the thunk adds nattr * 8 to it);
   // attributes beyond what was copied in are not there to read.
   if (args->nattr > (c.size - sizeof(*args)) / sizeof(kfd_ioctl_svm_attribute)) return -EINVAL;
+  // KFD-MP-6: SVM maps the process's own pages at their addresses (GPU VA = host VA), which only
+  // works where the driver shares that address space: the shared model's daemon answers as an
+  // amdkfd built without SVM support does (CONFIG_HSA_AMD_SVM off: -EPERM).
+  if (!current_user_memory().own()) return -EPERM;
   switch (args->op) {
     case KFD_IOCTL_SVM_OP_SET_ATTR:
       return set_attr(c.dev, c.p, args->start_addr, args->size, args->attrs, args->nattr);

@@ -296,6 +296,12 @@ int UserptrPin::create_here(uint64_t user, uint64_t size, bool writable, std::un
   return 0;
 }
 
+std::unique_ptr<UserptrPin> UserptrPin::adopt(uint64_t user, uint64_t size, uint8_t* view) {
+  std::unique_ptr<UserptrPin> pin(new UserptrPin(user, size, view));
+  pin->foreign_ = true;
+  return pin;
+}
+
 UserptrPin::~UserptrPin() { ::munmap(view_, size_); }
 
 bool user_range_present(uint64_t addr, uint64_t size) noexcept {

@@ -31,6 +31,9 @@ class UserptrPin {
   // KFD-MEM-3: 0 and *out, or -EFAULT when a page of [user, user + size) is not
   // mapped, not readable, or not writable while `writable` is asked (FOLL_WRITE).
   static int create(uint64_t user, uint64_t size, bool writable, std::unique_ptr<UserptrPin>* out);
+  // KFD-MP-2: a pin of another process's pages (the shared model's daemon): `view` is this
+  // process's mapping of the memfd pages that process moved its range into; freed with munmap.
+  static std::unique_ptr<UserptrPin> adopt(uint64_t user, uint64_t size, uint8_t* view);
   ~UserptrPin();
   UserptrPin(const UserptrPin&) = delete;
   UserptrPin& operator=(const UserptrPin&) = delete;
@@ -38,6 +41,9 @@ class UserptrPin {
   uint8_t* host() const noexcept { return view_; }  // the driver's view: what PTEs point at
   uint64_t user() const noexcept { return user_; }
   uint64_t size() const noexcept { return size_; }
+  // Whether the pinned range belongs to another process (adopt): this process cannot ask
+  // mincore about it, so presence is not checked at translation (src/kfd/README.md).
+  bool foreign() const noexcept { return foreign_; }
 
  private:
   UserptrPin(uint64_t user, uint64_t size, uint8_t* view) : user_(user), size_(size), view_(view) {}
@@ -47,6 +53,7 @@ class UserptrPin {
   uint64_t user_;
   uint64_t size_;
   uint8_t* view_;
+  bool foreign_ = false;
 };
 
 // KFD-MEM-14: installs the fork handler that gives a child private copies of the pages pins
