@@ -20,6 +20,10 @@ enum class KfdMutant : unsigned {
   PinSharedAcrossFork,        // KFD-MEM-14: a forked child keeps sharing the parent's pinned private pages
   CopyOutWholeStruct,         // KFD-IOC-2: an answer copied out at the driver's struct size, past a shorter user size
   ForkKeepsParentDevice,      // KFD-PROC-4: a forked child keeps the parent's driver state and its absent engine thread
+  RotationKeepsServedInFront,  // KFD-HWS-4: served queues are not moved behind the waiting ones: the rest starve
+  ResumeRewindsReadPointer,    // KFD-HWS-5: a resumed queue continues one packet before its saved read pointer
+  PreemptDropsPendingWptr,     // KFD-HWS-5: a resumed SDMA queue ignores the doorbell written while it was off its slot
+  EvictionCountIgnored,        // KFD-HWS-6: the first restore restores a process evicted twice
   kCount
 };
 
