@@ -10,17 +10,16 @@
 
 namespace rocref::kfd {
 namespace {
-// The schedulers' adversarial choice streams lie apart from the queues' (1, 2, ...), one per
-// scheduler in construction order, so a seed replays the same slice lengths.
+// The schedulers' adversarial choice streams lie apart from the queues' (1, 2, ...).
 constexpr uint64_t kSchedulerStreamBase = uint64_t{0x4857'5300} << 32;
-std::atomic<uint64_t> g_schedulers{0};
 }  // namespace
 
-HwScheduler::HwScheduler(unsigned pipes, unsigned slots_per_pipe, unsigned quantum, unsigned max_processes)
+HwScheduler::HwScheduler(unsigned pipes, unsigned slots_per_pipe, unsigned quantum, unsigned max_processes,
+                         uint64_t stream)
     : slots_(std::max(1u, pipes * slots_per_pipe)),
       quantum_(std::max(1u, quantum)),
       max_processes_(max_processes),
-      stream_(kSchedulerStreamBase + g_schedulers.fetch_add(1, std::memory_order_relaxed)) {}
+      stream_(kSchedulerStreamBase + stream) {}
 
 HwScheduler::~HwScheduler() = default;
 
@@ -150,8 +149,8 @@ bool HwScheduler::run_slice() {
       }
       std::copy(ready_.begin(), ready_.end(), kept);
     }
-    // The slice's length: the quantum, or (adversarial GPU) a length the seed picks, so the
-    // points where queues are preempted are the seed's.
+    // The slice's length: the quantum, or (KFD-HWS-7, adversarial GPU) a length in [1, quantum]
+    // the seed picks, so the points where queues are preempted are the seed's.
     unsigned steps = quantum_;
     if (!chooser_ && gpu::adversary::enabled()) chooser_ = std::make_unique<gpu::adversary::Chooser>(stream_);
     if (chooser_ && !mapped_.empty()) steps = 1 + chooser_->below(quantum_, "hws slice length");

@@ -58,7 +58,10 @@ class HwQueue {
 class HwScheduler {
  public:
   // max_processes: queues of at most that many processes are mapped in one slice (0: no limit).
-  HwScheduler(unsigned pipes, unsigned slots_per_pipe, unsigned quantum = 32, unsigned max_processes = 0);
+  // stream: which of the schedulers' adversarial choice streams this one takes (KFD-HWS-7), so a
+  // seed gives each scheduler of the machine the same slice lengths in every run.
+  HwScheduler(unsigned pipes, unsigned slots_per_pipe, unsigned quantum = 32, unsigned max_processes = 0,
+              uint64_t stream = 0);
   ~HwScheduler();
   HwScheduler(const HwScheduler&) = delete;
   HwScheduler& operator=(const HwScheduler&) = delete;

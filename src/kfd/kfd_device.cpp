@@ -29,8 +29,9 @@ GpuState::GpuState(const GpuDescription& g)
     : vram("rocref-vram", g.vram_size),
       mmio("rocref-mmio", 4096),
       vram_limit(0, g.vram_size),
-      hws(g.hw_pipes, g.hw_slots_per_pipe, kHwsQuantum, g.max_proc_per_quantum),
-      sdma_hws(g.num_sdma_engines, g.num_sdma_queues_per_engine, kHwsQuantum, g.max_proc_per_quantum) {}
+      hws(g.hw_pipes, g.hw_slots_per_pipe, kHwsQuantum, g.max_proc_per_quantum, uint64_t{g.gpu_id} << 1),
+      sdma_hws(g.num_sdma_engines, g.num_sdma_queues_per_engine, kHwsQuantum, g.max_proc_per_quantum,
+               (uint64_t{g.gpu_id} << 1) | 1) {}
 
 DeviceState::DeviceState(uint32_t gpu_count)
     : topology(machine_gpus(gpu_count)), gtt("rocref-gtt", kGttPoolSize), mem_limit(topology.cpu().memory_bytes, 0) {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "gpu/adversary.h"
 #include "kfd/hw_scheduler.h"
 
 namespace rocref::kfd {
@@ -202,6 +203,41 @@ TEST(HwScheduler, KFD_HWS_4_EveryRunnableQueueIsMappedWithinTheBound) {
       EXPECT_LT(waited[i], 3) << "queue " << i << " slice " << slice;
     }
   }
+}
+
+// KFD-HWS-7: on the adversarial GPU the seed picks each slice's length in [1, quantum]: the
+// same seed gives the same preemption points, another seed others.
+std::vector<int> slice_lengths(uint64_t seed) {
+  gpu::adversary::enable(seed);
+  HwScheduler s(1, 1, 8);
+  FakeQueue a(5, 1 << 20), b(5, 1 << 20);
+  s.add(&a);
+  s.add(&b);
+  std::vector<int> lengths;
+  for (int slice = 0; slice < 24; ++slice) {
+    const int before = a.done + b.done;
+    s.run_slice();
+    lengths.push_back(a.done + b.done - before);
+  }
+  gpu::adversary::disable();
+  return lengths;
+}
+
+TEST(HwScheduler, KFD_HWS_7_AdversarialSeedPicksTheSliceLengths) {
+  const std::vector<int> x = slice_lengths(7), y = slice_lengths(7), z = slice_lengths(8);
+  EXPECT_EQ(x, y);
+  EXPECT_NE(x, z);
+  for (int n : x) {
+    EXPECT_GE(n, 1);
+    EXPECT_LE(n, 8);
+  }
+  EXPECT_NE(std::count(x.begin(), x.end(), 8), static_cast<std::ptrdiff_t>(x.size())) << "not the fixed quantum";
+  // Off, every slice is the quantum.
+  HwScheduler s(1, 1, 8);
+  FakeQueue a(5, 100);
+  s.add(&a);
+  s.run_slice();
+  EXPECT_EQ(a.done, 8);
 }
 
 TEST(HwScheduler, AfterSliceHookRunsEverySlice) {

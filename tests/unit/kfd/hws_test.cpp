@@ -229,6 +229,7 @@ int cp_slots() {
 // queues are preempted with work pending and resumed.
 constexpr Shape kStress{3, 10, 2, 4, 16, 24};
 
+// covers: KFD-HWS-3
 TEST(Hws, KFD_HWS_5_OversubscribedProcessesRunEveryPacketOnceInOrder) {
   ASSERT_EQ(cp_slots(), 24) << "gfx9's HQDs as amdgpu gives them to KFD";
   ASSERT_GT(kStress.opens * kStress.aql_per, cp_slots());
