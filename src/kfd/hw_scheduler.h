@@ -49,10 +49,10 @@ class HwQueue {
   // Scheduler bookkeeping, under the scheduler's lock.
   uint64_t slices_mapped = 0;
   uint64_t last_mapped = 0;
-  uint64_t maps = 0;     // times mapped onto a slot after being off one
-  uint64_t unmaps = 0;   // times preempted off a slot
-  int slot = -1;         // hardware slot in the last slice, -1 when unmapped
-  bool picked = false;   // run_slice's scratch mark
+  uint64_t maps = 0;    // times mapped onto a slot after being off one
+  uint64_t unmaps = 0;  // times preempted off a slot
+  int slot = -1;        // hardware slot in the last slice, -1 when unmapped
+  bool picked = false;  // run_slice's scratch mark
 };
 
 class HwScheduler {

@@ -22,7 +22,7 @@ struct KfdDevice::Impl : DeviceState {
 
 namespace {
 constexpr uint64_t kGttPoolSize = uint64_t{8} << 30;  // sparse: only touched pages cost memory
-constexpr unsigned kHwsQuantum = 32;                   // steps of each mapped queue per time slice
+constexpr unsigned kHwsQuantum = 32;                  // steps of each mapped queue per time slice
 }
 
 GpuState::GpuState(const GpuDescription& g)

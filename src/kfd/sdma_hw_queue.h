@@ -40,10 +40,10 @@ class SdmaHwQueue final : public BoundHwQueue {
   const uint64_t read_pointer_;
   const uint64_t write_pointer_;
   const uint64_t* const doorbell_;
-  uint64_t hqd_wptr_ = 0;          // CP_HQD_PQ_WPTR: the write pointer the engine acts on
-  uint64_t last_packet_ = 0;       // rptr of the last packet executed
-  bool stale_ = false;             // planted PreemptDropsPendingWptr: the doorbell is ignored
-  uint64_t stale_doorbell_ = 0;    // until it changes from this value
+  uint64_t hqd_wptr_ = 0;                          // CP_HQD_PQ_WPTR: the write pointer the engine acts on
+  uint64_t last_packet_ = 0;                       // rptr of the last packet executed
+  bool stale_ = false;                             // planted PreemptDropsPendingWptr: the doorbell is ignored
+  uint64_t stale_doorbell_ = 0;                    // until it changes from this value
   std::unique_ptr<gpu::sdma::SdmaEngine> engine_;  // bound on the first step, as the CP maps a queue
 };
 

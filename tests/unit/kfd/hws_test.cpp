@@ -73,7 +73,9 @@ struct SdmaStream {
     return 0;
   }
   uint64_t counter_va() const { return mem.va + 2 * kPage; }
-  const uint64_t* words() const { return reinterpret_cast<const uint64_t*>(static_cast<uint8_t*>(mem.cpu) + 2 * kPage); }
+  const uint64_t* words() const {
+    return reinterpret_cast<const uint64_t*>(static_cast<uint8_t*>(mem.cpu) + 2 * kPage);
+  }
   uint64_t counter() const { return load(words()[0]); }
   uint64_t log(uint32_t k) const { return load(words()[1 + k]); }
   void put(uint32_t dw) {
@@ -220,8 +222,8 @@ std::string run_rounds(const Shape& sh, std::chrono::milliseconds limit) {
 }
 
 int cp_slots() {
-  return int(properties(std::string(kTopology) + "/nodes/" + std::to_string(gpu_node()) + "/properties")
-                 .at("num_cp_queues"));
+  return int(
+      properties(std::string(kTopology) + "/nodes/" + std::to_string(gpu_node()) + "/properties").at("num_cp_queues"));
 }
 
 // 3 processes x 10 AQL queues = 30 on 24 slots, 3 x 2 SDMA queues = 6 on 4; each round's 16 AQL
