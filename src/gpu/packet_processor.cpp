@@ -791,6 +791,17 @@ hsa_status_t PacketProcessor::error_status() const {
   return static_cast<hsa_status_t>(impl_->status.load(std::memory_order_relaxed));
 }
 
+bool PacketProcessor::preemptible() const {
+  return impl_->phase == ProcessorPhase::Fetch && impl_->in_flight.empty() && impl_->deferred.empty();
+}
+
+bool PacketProcessor::resume_at(uint64_t read) {
+  if (!preemptible()) return false;
+  impl_->read = read;
+  impl_->launching = read;
+  return true;
+}
+
 void PacketProcessor::inactivate() { impl_->inactive.store(true, std::memory_order_relaxed); }
 
 ProcessorStats PacketProcessor::stats() const {

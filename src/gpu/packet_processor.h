@@ -130,6 +130,12 @@ class PacketProcessor {
   bool in_error() const;
   hsa_status_t error_status() const;
   void inactivate();      // hsa_queue_inactivate: nothing further launches
+  // At a packet boundary with nothing launched, in flight or deferred (stepping thread only):
+  // the queue's whole fetch state is its read index.
+  bool preemptible() const;
+  // A queue mapped again after a preemption (KFD-HWS-5): fetching continues at `read`, the
+  // read index the CP saved in the MQD. Only when preemptible(); returns whether it was.
+  bool resume_at(uint64_t read);
   ProcessorStats stats() const;
 
   // Additions for refinement checks and diagnostics.

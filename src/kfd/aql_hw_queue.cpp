@@ -10,6 +10,7 @@
 
 #include "common/cp_queue_error.h"
 #include "gpu/packet_processor.h"
+#include "kfd/kfd_mutant.h"
 
 namespace rocref::kfd {
 namespace {
@@ -110,6 +111,22 @@ bool AqlHwQueue::step() noexcept {
   if (s.action == gpu::ProcessorAction::None) return false;
   steps_.add();
   return true;
+}
+
+void AqlHwQueue::unmap() noexcept {
+  saved_ = SavedState{};
+  if (!processor_ || !processor_->preemptible()) return;  // packets in flight stay in the context
+  saved_.valid = true;
+  saved_.rptr = processor_->fetch_index();
+}
+
+void AqlHwQueue::map() noexcept {
+  if (!saved_.valid || !processor_) return;
+  uint64_t read = saved_.rptr;
+  // The planted ResumeRewindsReadPointer resumes one packet early.
+  if (kfd_mutant_active(KfdMutant::ResumeRewindsReadPointer) && read > 0) --read;
+  processor_->resume_at(read);
+  saved_.valid = false;
 }
 
 }  // namespace rocref::kfd

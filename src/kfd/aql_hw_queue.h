@@ -33,6 +33,10 @@ class AqlHwQueue final : public BoundHwQueue {
 
   bool runnable() noexcept override;
   bool step() noexcept override;
+  // KFD-HWS-5: preemption saves the read index in the MQD at a packet boundary; mapping again
+  // continues there.
+  void unmap() noexcept override;
+  void map() noexcept override;
 
   uint64_t steps() const noexcept { return steps_.load(); }
   // The VM fault handler marks the queue being stepped (the one that faulted).

@@ -44,7 +44,7 @@ struct GpuState {
   HostArena vram;
   HostArena mmio;        // the HDP flush page behind MMIO_REMAP
   MemLimit vram_limit;   // KFD-MEM-11: this device's VRAM budget (its vram part only)
-  HwScheduler hws;       // compute queues: pipes x slots
+  HwScheduler hws;       // compute queues: pipes x slots, max_proc_per_quantum processes at once
   HwScheduler sdma_hws;  // SDMA queues: engines x queues per engine, scheduled apart from compute
 };
 
@@ -92,6 +92,12 @@ struct DeviceState {
   void signal_event_locked(Process& p, Event& ev);
   void destroy_event_locked(Process& p, uint32_t id);
   void destroy_queue_locked(Process& p, uint32_t id);
+  // KFD-HWS-6: amdkfd's evict_process_queues / restore_process_queues. Eviction counts; the
+  // first unmaps every queue of the process (state saved in its MQD) before it returns; only
+  // the restore that brings the count back to 0 lets them run again. Restore of a process that
+  // is not evicted: -EINVAL (amdkfd's WARN), nothing changes.
+  void evict_process_queues_locked(Process& p);
+  int restore_process_queues_locked(Process& p);
   void release_process_locked(Process& p);
   // Gives a buffer's memory back (pool range, KFD-MEM-11 charge); the caller drops the object.
   void release_bo_memory_locked(const BufferObject& bo);

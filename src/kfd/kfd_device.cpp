@@ -23,14 +23,16 @@ struct KfdDevice::Impl : DeviceState {
 
 namespace {
 constexpr uint64_t kGttPoolSize = uint64_t{8} << 30;  // sparse: only touched pages cost memory
+constexpr unsigned kHwsQuantum = 32;                  // steps of each mapped queue per time slice
 }
 
 GpuState::GpuState(const GpuDescription& g)
     : vram("rocref-vram", g.vram_size),
       mmio("rocref-mmio", 4096),
       vram_limit(0, g.vram_size),
-      hws(g.hw_pipes, g.hw_slots_per_pipe),
-      sdma_hws(g.num_sdma_engines, g.num_sdma_queues_per_engine) {}
+      hws(g.hw_pipes, g.hw_slots_per_pipe, kHwsQuantum, g.max_proc_per_quantum, uint64_t{g.gpu_id} << 1),
+      sdma_hws(g.num_sdma_engines, g.num_sdma_queues_per_engine, kHwsQuantum, g.max_proc_per_quantum,
+               (uint64_t{g.gpu_id} << 1) | 1) {}
 
 DeviceState::DeviceState(uint32_t gpu_count)
     : topology(machine_gpus(gpu_count)), gtt("rocref-gtt", kGttPoolSize), mem_limit(topology.cpu().memory_bytes, 0) {
@@ -386,6 +388,23 @@ uint64_t KfdDevice::gpuvm_pte(uint64_t va, uint32_t gpu) const {
     if (const uint64_t pte = p->pdd[gpu].vm->pte(va); pte & gpu::vm::kPteValid) return pte;
   }
   return 0;
+}
+
+int KfdDevice::evict_process_queues(int fd) {
+  if (remote_) return -ENODEV;  // the driver's own entry point: the daemon's, not a client's
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  auto it = impl_->processes.find(fd);
+  if (it == impl_->processes.end() || it->second->closed) return -EBADF;
+  impl_->evict_process_queues_locked(*it->second);
+  return 0;
+}
+
+int KfdDevice::restore_process_queues(int fd) {
+  if (remote_) return -ENODEV;  // the driver's own entry point: the daemon's, not a client's
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  auto it = impl_->processes.find(fd);
+  if (it == impl_->processes.end() || it->second->closed) return -EBADF;
+  return impl_->restore_process_queues_locked(*it->second);
 }
 
 std::optional<std::string> KfdDevice::read_sysfs(std::string_view path) const {

@@ -73,6 +73,12 @@ class KfdDevice {
   uint64_t gpuvm_pte(uint64_t va) const;
   // The same in the VMs of GPU `gpu` (index, node gpu + 1) only: which GPUs a buffer is mapped into.
   uint64_t gpuvm_pte(uint64_t va, uint32_t gpu) const;
+  // KFD-HWS-6: what amdgpu's memory manager does to a process whose memory it evicts
+  // (kgd2kfd_quiesce_mm, then kgd2kfd_resume_mm once the memory is valid again): every queue
+  // of the /dev/kfd descriptor's process is evicted, then restored. 0, -EBADF (no such
+  // process) or -EINVAL (restore of a process that is not evicted).
+  int evict_process_queues(int fd);
+  int restore_process_queues(int fd);
 
   // Topology: file contents under /sys/devices/virtual/kfd/kfd/topology (and /sys/class/kfd), and
   // the modelled CPU's /proc/cpuinfo, /sys/devices/system/cpu and /sys/devices/system/node.

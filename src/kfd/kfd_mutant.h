@@ -23,6 +23,10 @@ enum class KfdMutant : unsigned {
   SharedCopiesOwnMemory,      // KFD-MP-2: the daemon's user copies read and write its own memory, not the caller's
   SharedEndKeepsProcess,      // KFD-MP-3: a session's end (exit, kill -9) does not release its process
   SharedForkKeepsConnection,  // KFD-MP-4: a forked child keeps using the parent's connection
+  RotationKeepsServedInFront,  // KFD-HWS-4: served queues are not moved behind the waiting ones: the rest starve
+  ResumeRewindsReadPointer,    // KFD-HWS-5: a resumed queue continues one packet before its saved read pointer
+  PreemptDropsPendingWptr,     // KFD-HWS-5: a resumed SDMA queue ignores the doorbell written while it was off its slot
+  EvictionCountIgnored,        // KFD-HWS-6: the first restore restores a process evicted twice
   kCount
 };
 

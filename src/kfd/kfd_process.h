@@ -115,6 +115,8 @@ struct Process {
   uint32_t default_policy = KFD_IOC_CACHE_POLICY_COHERENT;
   uint32_t alternate_policy = KFD_IOC_CACHE_POLICY_COHERENT;
   uint64_t vm_faults = 0;
+  // KFD-HWS-6: qpd->evicted: evictions not yet restored; the queues run only at 0.
+  uint32_t queues_evicted = 0;
   SvmRangeTable svm;  // AMDKFD_IOC_SVM ranges (kfd_svm.cpp)
 };
 

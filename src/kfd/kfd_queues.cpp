@@ -46,6 +46,29 @@ void DeviceState::destroy_queue_locked(Process& p, uint32_t id) {
   p.queues.erase(it);
 }
 
+// KFD-HWS-6
+void DeviceState::evict_process_queues_locked(Process& p) {
+  ROCREF_CHECKED("KFD-HWS-6");
+  if (p.queues_evicted++ > 0) return;  // already evicted: only counted
+  for (auto& [id, q] : p.queues) {
+    if (!q.hw) continue;
+    q.hw->set_evicted(true);
+    q.scheduler->unmap_now(q.hw.get());  // preempted now: its state is saved in its MQD
+  }
+}
+
+int DeviceState::restore_process_queues_locked(Process& p) {
+  ROCREF_CHECKED("KFD-HWS-6");
+  if (p.queues_evicted == 0) return -EINVAL;
+  if (kfd_mutant_active(KfdMutant::EvictionCountIgnored)) p.queues_evicted = 1;  // the planted bug
+  if (--p.queues_evicted > 0) return 0;
+  for (auto& [id, q] : p.queues) {
+    if (q.hw) q.hw->set_evicted(false);
+  }
+  engines.channel().notify();
+  return 0;
+}
+
 // KFD-Q-1, KFD-Q-2
 int kfd_ioctl_create_queue(IoctlCall& c) {
   auto* args = static_cast<kfd_ioctl_create_queue_args*>(c.args);
@@ -97,6 +120,9 @@ int kfd_ioctl_create_queue(IoctlCall& c) {
   std::atomic_ref<uint64_t>(*doorbell).store(0, std::memory_order_relaxed);
   const QueueContext ctx{p.pasid, pd.vm.get(), &d.ih, doorbell};
   q.hw = manager->make(ctx, q.mqd);
+  // KFD-HWS-6: a queue made while its process is evicted starts evicted (amdkfd's
+  // is_evicted = !!qpd->evicted), and runs once the process is restored.
+  if (p.queues_evicted > 0) q.hw->set_evicted(true);
   q.scheduler = manager->sdma ? &g.sdma_hws : &g.hws;
   pd.doorbell_used.set(db);
   BoundHwQueue* hw = q.hw.get();

@@ -41,8 +41,12 @@ struct GpuDescription {
   uint64_t vram_size = uint64_t{4} << 30;
   uint32_t num_sdma_engines = 2;
   uint32_t num_sdma_queues_per_engine = 2;
-  uint32_t hw_pipes = 4;              // the HWS model's hardware queue slots: pipes x slots
-  uint32_t hw_slots_per_pipe = 2;
+  // The HWS model's hardware queue slots (HQDs), pipes x slots: amdgpu gives KFD the first MEC's
+  // 4 pipes x 8 queues less the 2 per pipe it keeps for its own compute rings (num_cp_queues 24).
+  uint32_t hw_pipes = 4;
+  uint32_t hw_slots_per_pipe = 6;
+  // amdkfd's max_proc_per_quantum: min(hws_max_conc_proc, KFD's 8 VMIDs) processes per runlist.
+  uint32_t max_proc_per_quantum = 8;
   uint32_t simd_id_base = 0x80001000;
   // The PCIe link's AtomicOp completion (PCI_EXP_DEVCAP2_ATOMIC_COMP32/64) and amdgpu's
   // pci_atomic_requested: without them amdkfd sets the link's NO_ATOMICS flags (KFD-TOPO-7).

@@ -1,6 +1,7 @@
 // gpu/sdma/sdma_engine.cpp - fetch, length check and execution of SDMA packets (spec/sdma.md).
 #include "gpu/sdma/sdma_engine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
@@ -44,6 +45,13 @@ SdmaEngine::SdmaEngine(SdmaBinding binding) : b_(std::move(binding)) {
     if (auto* r = b_.memory->as<uint64_t>(b_.rptr_va, Access::Read)) rptr_ = __atomic_load_n(r, __ATOMIC_ACQUIRE);
   }
   delivered_ = rptr_;
+}
+
+bool SdmaEngine::resume_at(uint64_t rptr) {
+  if (!preemptible()) return false;
+  rptr_ = rptr;
+  delivered_ = std::max(delivered_, rptr);
+  return true;
 }
 
 // SDMA-ADV-1: a new doorbell value may reach the engine up to 3 steps late; values stored

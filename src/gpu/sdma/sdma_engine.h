@@ -79,6 +79,12 @@ class SdmaEngine {
   bool has_work() const;
   // Adversarial mode: the last step was a seeded delay; step again (SDMA-ADV-1).
   bool owes() const { return late_ != 0; }
+  // No executed TRAP still owes its interrupt (adversarial mode): the engine's whole state is
+  // its read pointer.
+  bool preemptible() const { return late_traps_.empty(); }
+  // A queue mapped again after a preemption (KFD-HWS-5): execution continues at `rptr`, the read
+  // pointer saved in the MQD. Only when preemptible(); returns whether it was.
+  bool resume_at(uint64_t rptr);
   bool in_error() const { return error_.load(std::memory_order_acquire) != SdmaError::None; }
   SdmaError error() const { return error_.load(std::memory_order_acquire); }
   uint64_t rptr() const { return rptr_; }
