@@ -20,6 +20,8 @@ enum class KfdMutant : unsigned {
   PinSharedAcrossFork,        // KFD-MEM-14: a forked child keeps sharing the parent's pinned private pages
   CopyOutWholeStruct,         // KFD-IOC-2: an answer copied out at the driver's struct size, past a shorter user size
   ForkKeepsParentDevice,      // KFD-PROC-4: a forked child keeps the parent's driver state and its absent engine thread
+  IpcPagesFreedWithExporter,  // KFD-IPC-4: freeing any buffer over exported pages frees them under the others
+  ShareHandleHalfCompared,    // KFD-IPC-2: an import matches a share handle on its first 64 bits only
   kCount
 };
 
