@@ -45,7 +45,7 @@ constexpr int row_of(unsigned nr) noexcept {
 }
 
 #define ROCREF_KFD_IOCTL_DEF(ioctl, fn) \
-  table[row_of(ioc_nr(ioctl))] = IoctlDesc{static_cast<unsigned long>(ioctl), fn, #ioctl}
+  table[row_of(ioc_nr(ioctl))] = IoctlDesc { static_cast<unsigned long>(ioctl), fn, #ioctl }
 
 struct IoctlTable {
   IoctlDesc table[kRows] = {};

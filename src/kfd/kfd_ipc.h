@@ -24,10 +24,10 @@ struct IpcObject {
   uint32_t gpu = 0;           // the device whose memory it is (import names it)
   uint64_t arena_offset = 0;  // the pages: one range of that pool's memfd
   uint64_t size = 0;
-  uint32_t flags = 0;         // KFD_IOC_ALLOC_MEM_FLAGS_* of the exported BO
-  uint32_t user_flags = 0;    // the export's flags word, handed to every importer
-  MemCharge charge;           // KFD-MEM-11: the exporter's charge, given back with the pages
-  uint32_t refs = 0;          // buffer objects over these pages
+  uint32_t flags = 0;       // KFD_IOC_ALLOC_MEM_FLAGS_* of the exported BO
+  uint32_t user_flags = 0;  // the export's flags word, handed to every importer
+  MemCharge charge;         // KFD-MEM-11: the exporter's charge, given back with the pages
+  uint32_t refs = 0;        // buffer objects over these pages
 };
 
 }  // namespace rocref::kfd

@@ -31,8 +31,7 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtRegisterSharedHandleToNodes(const HsaSharedMemoryH
   if (!SharedMemoryHandle || !MemoryAddress || !SizeInBytes) return HSAKMT_STATUS_INVALID_PARAMETER;
   std::vector<uint32_t> ids;
   if (NodeArray) {
-    if (const HSAKMT_STATUS st = gpu_ids_of(p, NumberOfNodes, NodeArray, &ids); st != HSAKMT_STATUS_SUCCESS)
-      return st;
+    if (const HSAKMT_STATUS st = gpu_ids_of(p, NumberOfNodes, NodeArray, &ids); st != HSAKMT_STATUS_SUCCESS) return st;
   } else if (NumberOfNodes > 0) {
     return HSAKMT_STATUS_INVALID_PARAMETER;  // fmm_register_shared_memory: a count without an array
   }

@@ -27,7 +27,7 @@ inline const unsigned long kImport = _IOWR('K', 0x80, IpcImportArgs);
 inline const unsigned long kExport = _IOWR('K', 0x81, IpcExportArgs);
 
 inline int export_handle(const KfdProcess& p, uint64_t handle, IpcExportArgs* out, uint32_t flags = 0x1234,
-                  uint32_t gpu_id = 0) {
+                         uint32_t gpu_id = 0) {
   *out = IpcExportArgs{};
   out->handle = handle;
   out->gpu_id = gpu_id ? gpu_id : p.gpu_id;
@@ -36,7 +36,7 @@ inline int export_handle(const KfdProcess& p, uint64_t handle, IpcExportArgs* ou
 }
 
 inline int import_handle(const KfdProcess& p, const uint32_t (&share)[4], uint64_t va, IpcImportArgs* out,
-                  uint32_t gpu_id = 0) {
+                         uint32_t gpu_id = 0) {
   *out = IpcImportArgs{};
   out->va_addr = va;
   std::memcpy(out->share_handle, share, sizeof(out->share_handle));

@@ -9,8 +9,8 @@
 #include <chrono>
 #include <thread>
 
-#include "kfd/kfd_mutant.h"
 #include "ipc_abi.h"
+#include "kfd/kfd_mutant.h"
 #include "kfd_fixture.h"
 
 namespace kfdconf {
