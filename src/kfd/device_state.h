@@ -70,6 +70,8 @@ struct DeviceState {
   int next_fd = 0;
   uint32_t next_pasid = 0x8000;
   uint64_t next_bo_offset = uint64_t{1} << 32;      // DRM fake offsets for render-node mmaps
+  // KFD-IPC-1: amdkfd's kfd_ipc_handles: every exported buffer of the device, by share handle.
+  std::map<ShareHandle, std::shared_ptr<IpcObject>> ipc_handles;
 
   uint32_t gpu_id(uint32_t index = 0) const noexcept { return topology.gpu(index).gpu_id; }
   // The index of the GPU with this gpu_id, or -1 (kfd_device_by_id returning NULL).
@@ -101,6 +103,8 @@ struct DeviceState {
   void release_process_locked(Process& p);
   // Gives a buffer's memory back (pool range, KFD-MEM-11 charge); the caller drops the object.
   void release_bo_memory_locked(const BufferObject& bo);
+  // KFD-IPC-4: true when the buffer's pages belong to an IPC object (released with its last buffer).
+  bool release_ipc_reference_locked(const BufferObject& bo);
   // Waits until no time slice runs: no engine holds a pointer translated before this call.
   void quiesce_engines();
 };
@@ -148,6 +152,8 @@ int kfd_ioctl_svm(IoctlCall&);
 int kfd_ioctl_set_xnack_mode(IoctlCall&);
 int kfd_ioctl_criu_op(IoctlCall&);
 int kfd_ioctl_get_available_memory(IoctlCall&);
+int kfd_ioctl_ipc_import_handle(IoctlCall&);  // libhsakmt 5.2.3's out-of-tree 0x80 (kfd_ipc.cpp)
+int kfd_ioctl_ipc_export_handle(IoctlCall&);  // 0x81
 
 // The dispatcher of kfd_chardev.c: number check, copy in, handler, copy out.
 // Called with dev.mu held through `lock`.

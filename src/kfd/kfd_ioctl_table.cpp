@@ -1,10 +1,11 @@
 // kfd/kfd_ioctl_table.cpp - amdkfd_ioctls[] and the dispatcher of kfd_chardev.c.
 //
 // KFD-IOC-1: the table is indexed by the real numbers of linux/kfd_ioctl.h
-// (1.11: 0x01..0x23); a number outside [AMDKFD_COMMAND_START,
-// AMDKFD_COMMAND_END) is -EINVAL, as upstream's dispatcher answers (its
-// retcode starts at -EINVAL), so libhsakmt's out-of-tree 0x80+ calls
-// (DBG_TRAP, IPC, ...) get -EINVAL, meaning "not supported".
+// (1.11: 0x01..0x23) and, as ROCm's amdkfd does, by libhsakmt 5.2.3's
+// out-of-tree range [AMDKFD_COMMAND_START_2, AMDKFD_COMMAND_END_2) after them,
+// of which the model serves IPC_IMPORT/EXPORT_HANDLE (KFD-IPC-*); any other
+// number (DBG_TRAP, CROSS_MEMORY_COPY, RLC_SPM among them) is -EINVAL, as the
+// dispatcher answers (its retcode starts at -EINVAL): "not supported".
 // KFD-IOC-2: "Do not trust userspace, use our own definition": the direction
 // comes from the table; the size encoded in the request is the user's buffer
 // size: the handler sees max(user, table) bytes, the user's part copied in
@@ -16,6 +17,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/kfd_ipc_abi.h"
 #include "common/log.h"
 #include "common/trace.h"
 #include "common/trace_checks.h"
@@ -33,11 +35,20 @@ struct IoctlDesc {
   const char* name = nullptr;
 };
 
+// Row of a number: 0x01..0x22 as they are, then 0x80..0x84 (amdkfd's second range).
+constexpr unsigned kRows = AMDKFD_COMMAND_END + (kfd_abi::kCommandEnd2 - kfd_abi::kCommandStart2);
+constexpr int row_of(unsigned nr) noexcept {
+  if (nr >= AMDKFD_COMMAND_START && nr < AMDKFD_COMMAND_END) return static_cast<int>(nr);
+  if (nr >= kfd_abi::kCommandStart2 && nr < kfd_abi::kCommandEnd2)
+    return static_cast<int>(AMDKFD_COMMAND_END + nr - kfd_abi::kCommandStart2);
+  return -1;
+}
+
 #define ROCREF_KFD_IOCTL_DEF(ioctl, fn) \
-  table[ioc_nr(ioctl)] = IoctlDesc{static_cast<unsigned long>(ioctl), fn, #ioctl}
+  table[row_of(ioc_nr(ioctl))] = IoctlDesc { static_cast<unsigned long>(ioctl), fn, #ioctl }
 
 struct IoctlTable {
-  IoctlDesc table[AMDKFD_COMMAND_END] = {};
+  IoctlDesc table[kRows] = {};
   IoctlTable() {
     ROCREF_KFD_IOCTL_DEF(AMDKFD_IOC_GET_VERSION, kfd_ioctl_get_version);
     ROCREF_KFD_IOCTL_DEF(AMDKFD_IOC_CREATE_QUEUE, kfd_ioctl_create_queue);
@@ -74,6 +85,10 @@ struct IoctlTable {
     ROCREF_KFD_IOCTL_DEF(AMDKFD_IOC_SET_XNACK_MODE, kfd_ioctl_set_xnack_mode);
     ROCREF_KFD_IOCTL_DEF(AMDKFD_IOC_CRIU_OP, kfd_ioctl_criu_op);
     ROCREF_KFD_IOCTL_DEF(AMDKFD_IOC_AVAILABLE_MEMORY, kfd_ioctl_get_available_memory);
+    table[row_of(ioc_nr(kfd_abi::kIocIpcImportHandle))] =
+        IoctlDesc{kfd_abi::kIocIpcImportHandle, kfd_ioctl_ipc_import_handle, "AMDKFD_IOC_IPC_IMPORT_HANDLE"};
+    table[row_of(ioc_nr(kfd_abi::kIocIpcExportHandle))] =
+        IoctlDesc{kfd_abi::kIocIpcExportHandle, kfd_ioctl_ipc_export_handle, "AMDKFD_IOC_IPC_EXPORT_HANDLE"};
   }
 };
 #undef ROCREF_KFD_IOCTL_DEF
@@ -89,8 +104,9 @@ int kfd_dispatch_ioctl(DeviceState& dev, Process& p, unsigned long request, void
                        std::unique_lock<std::mutex>& lock) {
   const unsigned nr = ioc_nr(request);
   ROCREF_CHECKED("KFD-IOC-1");
-  if (nr < AMDKFD_COMMAND_START || nr >= AMDKFD_COMMAND_END) return -EINVAL;  // KFD-IOC-1
-  const IoctlDesc& desc = ioctl_table().table[nr];
+  const int row = row_of(nr);
+  if (row < 0) return -EINVAL;  // KFD-IOC-1
+  const IoctlDesc& desc = ioctl_table().table[row];
   if (!desc.func) return -EINVAL;
 
   const unsigned long cmd = desc.cmd;  // KFD-IOC-2: our definition, not the caller's

@@ -25,6 +25,7 @@ void DeviceState::release_process_locked(Process& p) {
 }
 
 void DeviceState::release_bo_memory_locked(const BufferObject& bo) {
+  if (release_ipc_reference_locked(bo)) return;  // KFD-IPC-4
   if (bo.kind == BoKind::Vram) gpus[bo.gpu]->vram.release(bo.arena_offset, bo.size);
   if (bo.kind == BoKind::Gtt) gtt.release(bo.arena_offset, bo.size);
   unreserve_locked(bo.gpu, bo.charge);  // KFD-MEM-11: amdgpu_amdkfd_release_notify

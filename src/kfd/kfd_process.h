@@ -19,6 +19,7 @@
 #include "kfd/bound_hw_queue.h"
 #include "kfd/host_arena.h"
 #include "kfd/kfd_abi.h"
+#include "kfd/kfd_ipc.h"
 #include "kfd/kfd_svm.h"
 #include "kfd/mem_limit.h"
 #include "kfd/mqd.h"
@@ -42,6 +43,7 @@ struct BufferObject {
   bool mapped() const noexcept { return mapped_on != 0; }
   MemCharge charge;          // KFD-MEM-11: what the allocation reserved, given back at free
   std::shared_ptr<UserptrPin> pin;  // USERPTR: the pinned pages (host points into its view)
+  std::shared_ptr<IpcObject> ipc;   // KFD-IPC-*: exported or imported: the pages are the object's
 };
 
 struct UserQueue {

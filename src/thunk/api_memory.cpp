@@ -19,20 +19,6 @@ uint64_t page_size_from_flags(uint32_t code) {
   }
 }
 
-// libhsakmt's validate_nodeid_array: node ids -> gpu_ids (a CPU node gives 0; the driver rejects it).
-HSAKMT_STATUS gpu_ids_of(const Process& p, uint64_t count, const HSAuint32* nodes, std::vector<uint32_t>* out) {
-  if (count == 0 || !nodes) return HSAKMT_STATUS_INVALID_PARAMETER;
-  if (count > p.topology.nodes.size()) return HSAKMT_STATUS_INVALID_PARAMETER;
-  out->clear();
-  for (uint64_t i = 0; i < count; ++i) {
-    uint32_t gpu_id = 0;
-    const HSAKMT_STATUS st = validate_api_node(p, nodes[i], &gpu_id);
-    if (st != HSAKMT_STATUS_SUCCESS) return st;
-    out->push_back(gpu_id);
-  }
-  return HSAKMT_STATUS_SUCCESS;
-}
-
 }  // namespace
 }  // namespace rocref::thunk
 
@@ -96,7 +82,8 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtDeregisterMemory(void* MemoryAddress) {
   ROCREF_THUNK_LOCK_OPEN(p);
   Allocation* a = p.find_allocation(MemoryAddress);
   if (!a) return HSAKMT_STATUS_MEMORY_NOT_REGISTERED;
-  if (a->from_register) return free_locked(p, *a);  // a registered userptr: releases the buffer
+  // A registered userptr or an imported IPC buffer: deregistering releases the buffer (fmm_deregister_memory).
+  if (a->from_register || a->imported) return free_locked(p, *a);
   if (a->registered_gpus.empty()) return HSAKMT_STATUS_MEMORY_NOT_REGISTERED;
   a->registered_gpus.clear();
   return HSAKMT_STATUS_SUCCESS;

@@ -4,6 +4,9 @@
 #include <sys/mman.h>
 
 #include <cerrno>
+#include <cstring>
+
+#include "common/kfd_ipc_abi.h"
 
 namespace rocref::thunk {
 namespace {
@@ -387,6 +390,83 @@ HSAKMT_STATUS free_locked(Process& p, Allocation& a) {
   // Caller memory under a registered userptr stays the caller's.
   if (!a.from_register) release_va(p, a.address, a.size, device_mapped(a));
   p.allocations.erase(reinterpret_cast<uintptr_t>(a.address));
+  return HSAKMT_STATUS_SUCCESS;
+}
+
+namespace {
+
+// libhsakmt 5.2.3's HsaSharedMemoryStruct, what the 32 bytes of HsaSharedMemoryHandle hold
+// (fmm.c): the driver's share handle, the aperture the buffer was in, its size in pages and
+// the exporting GPU. ROCR 5.2.3 marks fragments in SizeInPages (word 6).
+struct SharedMemoryStruct {
+  uint32_t share_handle[4];
+  uint32_t aperture_type;  // HSA_APERTURE: 1 DGPU (coarse grain), 2 DGPU_ALT (fine grain)
+  uint32_t aperture_index;
+  uint32_t size_in_pages;
+  uint32_t export_gpu_id;
+};
+static_assert(sizeof(SharedMemoryStruct) == sizeof(HsaSharedMemoryHandle), "libhsakmt's shared handle layout");
+constexpr uint32_t kApertureDgpu = 1, kApertureDgpuAlt = 2;
+
+}  // namespace
+
+HSAKMT_STATUS share_locked(Process& p, void* address, uint64_t size, HsaSharedMemoryHandle* out) {
+  if (size >= (uint64_t{1} << (32 + 12))) return HSAKMT_STATUS_INVALID_PARAMETER;  // SizeInPages is 32 bits
+  auto it = p.allocations.find(reinterpret_cast<uintptr_t>(address));
+  if (it == p.allocations.end()) return HSAKMT_STATUS_INVALID_PARAMETER;  // the start of a buffer only
+  Allocation& a = it->second;
+  uint32_t gpu_id = 0;
+  if (const HSAKMT_STATUS st = p.validate_node(a.node, &gpu_id); st != HSAKMT_STATUS_SUCCESS) return st;
+  if (gpu_id == 0) {  // system memory: the GPU it was allocated through (fmm_allocate_host_gpu's first)
+    if (p.gpus.empty()) return HSAKMT_STATUS_ERROR;
+    gpu_id = p.gpus.begin()->second.gpu_id;
+  }
+  kfd_abi::kfd_ioctl_ipc_export_handle_args args{};
+  args.handle = a.handle;
+  args.gpu_id = gpu_id;
+  args.flags = a.flags.Value;
+  if (p.transport->ioctl(p.kfd_fd, kfd_abi::kIocIpcExportHandle, &args) != 0) return HSAKMT_STATUS_ERROR;
+  SharedMemoryStruct h{};
+  std::memcpy(h.share_handle, args.share_handle, sizeof(h.share_handle));
+  h.aperture_type = a.flags.ui32.CoarseGrain ? kApertureDgpu : kApertureDgpuAlt;
+  h.size_in_pages = static_cast<uint32_t>(size >> 12);  // the caller's size, as libhsakmt
+  h.export_gpu_id = gpu_id;
+  std::memcpy(out, &h, sizeof(h));
+  return HSAKMT_STATUS_SUCCESS;
+}
+
+HSAKMT_STATUS import_locked(Process& p, const HsaSharedMemoryHandle& handle, std::vector<uint32_t> gpu_ids,
+                            void** address, uint64_t* size) {
+  SharedMemoryStruct h{};
+  std::memcpy(&h, &handle, sizeof(h));
+  const uint64_t bytes = uint64_t{h.size_in_pages} << 12;
+  void* va = bytes ? reserve_va(bytes, kPageSize) : nullptr;
+  if (!va) return HSAKMT_STATUS_NO_MEMORY;
+  kfd_abi::kfd_ioctl_ipc_import_handle_args args{};
+  std::memcpy(args.share_handle, h.share_handle, sizeof(args.share_handle));
+  args.gpu_id = h.export_gpu_id;
+  args.va_addr = reinterpret_cast<uintptr_t>(va);
+  if (p.transport->ioctl(p.kfd_fd, kfd_abi::kIocIpcImportHandle, &args) != 0) {
+    ::munmap(va, bytes);  // (libhsakmt 5.2.3 keeps the reservation here: a leak, not behaviour)
+    return HSAKMT_STATUS_ERROR;
+  }
+  uint32_t node = 0;
+  if (args.mmap_offset) {
+    const std::optional<uint32_t> n = p.node_of_gpu_id(h.export_gpu_id);
+    const GpuNode* gpu = n ? p.gpu(*n) : nullptr;
+    if (!gpu || !mmap_fixed(p, va, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, gpu->render_fd, args.mmap_offset)) {
+      free_bo(p, args.handle);
+      ::munmap(va, bytes);
+      return HSAKMT_STATUS_ERROR;
+    }
+    node = *n;
+  }
+  Allocation& a = record(p, va, bytes, args.handle, node, MemKind::Vram);
+  a.flags.Value = args.flags;  // the exporter's flags, as the driver kept them
+  a.imported = true;
+  a.registered_gpus = std::move(gpu_ids);
+  *address = va;
+  *size = bytes;
   return HSAKMT_STATUS_SUCCESS;
 }
 

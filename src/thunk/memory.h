@@ -36,6 +36,14 @@ HSAKMT_STATUS free_locked(Process& p, Allocation& a);
 // closing /dev/kfd frees the buffer, so its CPU mapping and VA go now (THUNK-OPEN-1). `a` is gone.
 void forget_locked(Process& p, Allocation& a);
 
+// fmm_share_memory: IPC_EXPORT_HANDLE of the buffer starting at `address`, the thunk's handle
+// filled (share handle, aperture, size in pages, exporting gpu_id).
+HSAKMT_STATUS share_locked(Process& p, void* address, uint64_t size, HsaSharedMemoryHandle* out);
+// fmm_register_shared_memory: VA reserved, IPC_IMPORT_HANDLE there, the buffer mmapped through
+// the render node; registered on `gpu_ids` (none: every GPU) for the next MapMemoryToGPU.
+HSAKMT_STATUS import_locked(Process& p, const HsaSharedMemoryHandle& handle, std::vector<uint32_t> gpu_ids,
+                            void** address, uint64_t* size);
+
 // Scratch (libhsakmt's fmm_allocate_scratch): a 64 KiB-aligned reserved range whose base is
 // programmed with SET_SCRATCH_BACKING_VA; VRAM appears in it only where it is mapped.
 HSAKMT_STATUS allocate_scratch_locked(Process& p, GpuNode& gpu, uint64_t size, void** out);

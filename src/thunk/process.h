@@ -37,6 +37,7 @@ struct Allocation {
   uint32_t node = 0;
   MemKind kind = MemKind::Vram;
   bool from_register = false;             // made by hsaKmtRegisterMemory*
+  bool imported = false;                  // made by hsaKmtRegisterSharedHandle*: Deregister frees it
   uint32_t registrations = 0;             // userptr: RegisterMemory count
   void* user_address = nullptr;           // userptr: the pointer registered (address is its page)
   uint64_t user_size = 0;                 // userptr: the bytes registered (size covers whole pages)

@@ -96,14 +96,36 @@ TEST_F(HsaMemorySharing, HSA_MEM_9_RegisterAndAssignCheckOnly) {
             hsa_memory_assign_agent(host_, agents_.gpu, static_cast<hsa_access_permission_t>(9)));
 }
 
-// Sharing needs driver support the model lacks: a whole allocation is refused by the driver, part of
-// one by the runtime, and interop with no buffer behind the handle is an error; nothing changes.
-TEST_F(HsaMemorySharing, HSA_IPC_1_SharingWithoutDriverSupportFailsCleanly) {
+// A whole allocation shares; attaching the handle (here in the same process, which ROCR allows)
+// maps the same pages at another address; detach removes that mapping only.
+TEST_F(HsaMemorySharing, HSA_IPC_1_AWholeAllocationSharesAndAttachesOverTheSamePages) {
+  record_clause("HSA-IPC-1");
+  void* device = nullptr;
+  ASSERT_EQ(HSA_STATUS_SUCCESS, hsa_amd_memory_pool_allocate(vram_, 8192, 0, &device));
+  ASSERT_EQ(HSA_STATUS_SUCCESS, hsa_amd_memory_fill(device, 0x0badf00du, 2048));
+  hsa_amd_ipc_memory_t handle{};
+  ASSERT_EQ(HSA_STATUS_SUCCESS, hsa_amd_ipc_memory_create(device, 8192, &handle));
+  void* mapped = nullptr;
+  ASSERT_EQ(HSA_STATUS_SUCCESS, hsa_amd_ipc_memory_attach(&handle, 8192, 1, &agents_.gpu, &mapped));
+  ASSERT_NE(mapped, nullptr);
+  EXPECT_NE(mapped, device);
+  EXPECT_EQ(0x0badf00du, static_cast<uint32_t*>(mapped)[2047]) << "the attach reads the GPU's fill";
+  static_cast<uint32_t*>(mapped)[5] = 0x600dcafeu;
+  EXPECT_EQ(0x600dcafeu, static_cast<uint32_t*>(device)[5]) << "the attach is the allocation's pages";
+  EXPECT_EQ(HSA_STATUS_SUCCESS, hsa_amd_ipc_memory_detach(mapped));
+  hsa_amd_ipc_memory_t forged = handle;
+  forged.handle[1] ^= 0x10;
+  EXPECT_EQ(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_amd_ipc_memory_attach(&forged, 8192, 0, nullptr, &mapped));
+  EXPECT_EQ(HSA_STATUS_SUCCESS, hsa_amd_memory_pool_free(device));
+}
+
+// Part of an allocation is refused by the runtime, and interop with no buffer behind the handle
+// is an error; nothing changes.
+TEST_F(HsaMemorySharing, HSA_IPC_1_BadSharingAndInteropFailCleanly) {
   record_clause("HSA-IPC-1");
   void* device = nullptr;
   ASSERT_EQ(HSA_STATUS_SUCCESS, hsa_amd_memory_pool_allocate(vram_, 8192, 0, &device));
   hsa_amd_ipc_memory_t handle{};
-  EXPECT_EQ(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_amd_ipc_memory_create(device, 8192, &handle));
   EXPECT_EQ(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_amd_ipc_memory_create(device, 100, &handle));
   EXPECT_EQ(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_amd_ipc_memory_create(nullptr, 8192, &handle));
   EXPECT_EQ(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_amd_ipc_memory_detach(nullptr));

@@ -18,8 +18,9 @@ TEST_F(KfdTest, KFD_IOC_3_GetVersionIsMajorOne) {
 
 TEST_F(KfdTest, KFD_IOC_1_UnknownNumbersReturnEINVAL) {
   uint8_t buf[256] = {};
-  // 0x00, the first number past 1.11, libhsakmt's out-of-tree 0x80..0x84 (DBG_TRAP is among them), 0xff.
-  for (unsigned nr : {0x00u, 0x24u, 0x25u, 0x80u, 0x81u, 0x82u, 0x83u, 0x84u, 0xffu})
+  // 0x00, the first number past 1.11, libhsakmt's out-of-tree 0x82..0x84 (DBG_TRAP, CROSS_MEMORY_COPY,
+  // RLC_SPM), the first past them, 0xff; 0x80/0x81 (IPC) are served: ipc_test.cpp.
+  for (unsigned nr : {0x00u, 0x24u, 0x25u, 0x82u, 0x83u, 0x84u, 0x85u, 0xffu})
     EXPECT_EQ(io(request(3, nr, 16), buf), -EINVAL) << "nr " << nr;
 }
 

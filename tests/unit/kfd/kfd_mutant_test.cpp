@@ -9,6 +9,7 @@
 #include <chrono>
 #include <thread>
 
+#include "ipc_abi.h"
 #include "kfd/kfd_mutant.h"
 #include "kfd_fixture.h"
 
@@ -257,6 +258,72 @@ TEST_F(KfdTest, KFD_MEM_11_MemLimitUncheckedIsCaught) {
   EXPECT_TRUE(gtt_past_the_limit_refused(proc));
   Planted m(KfdMutant::MemLimitUnchecked);
   EXPECT_FALSE(gtt_past_the_limit_refused(proc));
+}
+
+// KFD_IPC_4_ImportKeepsThePagesAfterTheExporterGoes's middle rows: true when a second process's
+// import still reads the exporter's data after the exporter freed its buffer and allocated again.
+bool import_outlives_exporter(const KfdProcess& a, const KfdProcess& b) {
+  constexpr uint32_t kVram = KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
+  const auto buf = a.buffer(kVram, kPage);
+  if (!buf.cpu) return false;
+  *static_cast<uint32_t*>(buf.cpu) = 0xfeedu;
+  IpcExportArgs e{};
+  IpcImportArgs im{};
+  const uint64_t va = reserve_va(kPage);
+  if (export_handle(a, buf.handle, &e) != 0 || import_handle(b, e.share_handle, va, &im) != 0) return false;
+  int err = 0;
+  auto* seen = static_cast<uint32_t*>(cpu_map(b, va, kPage, im.mmap_offset, &err));
+  a.unmap(buf.handle);
+  a.free(buf.handle);
+  const auto next = a.buffer(kVram, kPage);  // first fit: the freed range, if it was given back
+  const bool kept = seen && next.cpu && *seen == 0xfeedu;
+  a.unmap(next.handle);
+  a.free(next.handle);
+  b.free(im.handle);
+  return kept;
+}
+
+TEST(KfdIpcMutant, KFD_IPC_4_IpcPagesFreedWithExporterIsCaught) {
+  KfdProcess a, b;
+  ASSERT_EQ(a.open(), 0);
+  ASSERT_EQ(b.open(), 0);
+  EXPECT_TRUE(import_outlives_exporter(a, b));
+  {
+    Planted m(KfdMutant::IpcPagesFreedWithExporter);
+    EXPECT_FALSE(import_outlives_exporter(a, b));
+  }
+  a.close();
+  b.close();
+}
+
+// KFD_IPC_2_ImportChecksHandleDeviceAndAddress's forged rows: true when a handle differing from
+// the exported one in its upper 64 bits is refused.
+bool forged_handle_refused(const KfdProcess& a, const KfdProcess& b) {
+  const auto buf = a.buffer(KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE, kPage);
+  IpcExportArgs e{};
+  if (export_handle(a, buf.handle, &e) != 0) return false;
+  uint32_t forged[4];
+  std::memcpy(forged, e.share_handle, sizeof(forged));
+  forged[3] ^= 0x100u;
+  IpcImportArgs im{};
+  const int r = import_handle(b, forged, reserve_va(kPage), &im);
+  if (r == 0) b.free(im.handle);
+  a.unmap(buf.handle);
+  a.free(buf.handle);
+  return r == -EINVAL;
+}
+
+TEST(KfdIpcMutant, KFD_IPC_2_ShareHandleHalfComparedIsCaught) {
+  KfdProcess a, b;
+  ASSERT_EQ(a.open(), 0);
+  ASSERT_EQ(b.open(), 0);
+  EXPECT_TRUE(forged_handle_refused(a, b));
+  {
+    Planted m(KfdMutant::ShareHandleHalfCompared);
+    EXPECT_FALSE(forged_handle_refused(a, b));
+  }
+  a.close();
+  b.close();
 }
 
 // KFD_MEM_11_FreeAndCloseGiveTheChargeBack's first rows: true when a second VRAM buffer of 5/8 of
