@@ -19,8 +19,10 @@ namespace {
 enum : uint16_t {
   kClassF16 = 0x14, kCmpxClassF16 = 0x15, kAddF16 = 0x11f, kSubF16 = 0x120, kSubrevF16 = 0x121, kMulF16 = 0x122,
   kMaxF16 = 0x12d, kMinF16 = 0x12e, kCvtF16F32 = 0x14a, kCvtF32F16 = 0x14b, kCvtF16U16 = 0x179, kCvtF16I16 = 0x17a,
-  kCvtU16F16 = 0x17b, kCvtI16F16 = 0x17c, kFmaF16 = 0x206, kPackB32F16 = 0x2a0,
+  kCvtU16F16 = 0x17b, kCvtI16F16 = 0x17c, kFmaF16 = 0x206,
 };
+
+constexpr uint16_t kPackB32F16 = 0x2a0;  // v_pack_b32_f16 (VOP3)
 
 bool is_half_op(uint16_t op) {
   switch (op) {

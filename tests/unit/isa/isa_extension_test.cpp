@@ -533,44 +533,59 @@ unsigned class_of(uint16_t h) {
 
 const std::vector<Case>& half_cases() {
   static const std::vector<Case> cases = {
-      half_case("v_add_f16 v4, v1, v2", true, [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.a[l])) + q(lo16(i.b[l])))); }),
-      half_case("v_sub_f16 v4, v1, v2", true, [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.a[l])) - q(lo16(i.b[l])))); }),
-      half_case("v_subrev_f16 v4, v1, v2", true, [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.b[l])) - q(lo16(i.a[l])))); }),
-      half_case("v_mul_f16_e64 v4, -v1, |v2| clamp", true, [](const Inputs& i, unsigned l) {
-        return half_only(hclamp(hround(q(hneg(lo16(i.a[l]))) * q(lo16(i.b[l]) & 0x7fff))));
-      }),
-      half_case("v_fma_f16 v4, v1, -v2, v3", true, [](const Inputs& i, unsigned l) {
-        return half_only(hround(q(lo16(i.a[l])) * q(hneg(lo16(i.b[l]))) + q(lo16(i.c[l]))));
-      }),
-      half_case("v_add_f16 v4, 1.0, v2", true, [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.b[l])) + 1)); }),
-      half_case("v_max_f16 v4, v1, v2", true, [](const Inputs& i, unsigned l) {
-        const uint16_t a = lo16(i.a[l]), b = lo16(i.b[l]);
-        return half_only(hv(a) == hv(b) ? (a & 0x8000 ? b : a) : (hv(a) > hv(b) ? a : b));
-      }),
-      half_case("v_min_f16 v4, v1, v2", true, [](const Inputs& i, unsigned l) {
-        const uint16_t a = lo16(i.a[l]), b = lo16(i.b[l]);
-        return half_only(hv(a) == hv(b) ? (a & 0x8000 ? a : b) : (hv(a) < hv(b) ? a : b));
-      }),
-      half_case("v_cvt_f16_f32 v4, v1", true, [](const Inputs& i, unsigned l) {
-        return half_only(hround(static_cast<__float128>(f32(i.a[l]))));
-      }),
-      half_case("v_cvt_f32_f16 v4, v1", true, [](const Inputs& i, unsigned l) { return bits(static_cast<float>(hv(lo16(i.a[l])))); }),
-      half_case("v_cvt_u16_f16 v4, v1", true, [](const Inputs& i, unsigned l) {
-        return static_cast<uint32_t>(std::clamp(std::trunc(hv(lo16(i.a[l]))), 0.0, 65535.0));
-      }),
-      half_case("v_cvt_i16_f16 v4, v1", true, [](const Inputs& i, unsigned l) {
-        return uint32_t{static_cast<uint16_t>(static_cast<int>(std::clamp(std::trunc(hv(lo16(i.a[l]))), -32768.0, 32767.0)))};
-      }),
-      half_case("v_cvt_f16_u16 v4, v1", false, [](const Inputs& i, unsigned l) { return half_only(hround(lo16(i.a[l]))); }),
-      half_case("v_cvt_f16_i16 v4, v1", false, [](const Inputs& i, unsigned l) { return half_only(hround(s16(lo16(i.a[l])))); }),
+      half_case("v_add_f16 v4, v1, v2", true,
+                [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.a[l])) + q(lo16(i.b[l])))); }),
+      half_case("v_sub_f16 v4, v1, v2", true,
+                [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.a[l])) - q(lo16(i.b[l])))); }),
+      half_case("v_subrev_f16 v4, v1, v2", true,
+                [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.b[l])) - q(lo16(i.a[l])))); }),
+      half_case("v_mul_f16_e64 v4, -v1, |v2| clamp", true,
+                [](const Inputs& i, unsigned l) {
+                  return half_only(hclamp(hround(q(hneg(lo16(i.a[l]))) * q(lo16(i.b[l]) & 0x7fff))));
+                }),
+      half_case("v_fma_f16 v4, v1, -v2, v3", true,
+                [](const Inputs& i, unsigned l) {
+                  return half_only(hround(q(lo16(i.a[l])) * q(hneg(lo16(i.b[l]))) + q(lo16(i.c[l]))));
+                }),
+      half_case("v_add_f16 v4, 1.0, v2", true,
+                [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.b[l])) + 1)); }),
+      half_case("v_max_f16 v4, v1, v2", true,
+                [](const Inputs& i, unsigned l) {
+                  const uint16_t a = lo16(i.a[l]), b = lo16(i.b[l]);
+                  return half_only(hv(a) == hv(b) ? (a & 0x8000 ? b : a) : (hv(a) > hv(b) ? a : b));
+                }),
+      half_case("v_min_f16 v4, v1, v2", true,
+                [](const Inputs& i, unsigned l) {
+                  const uint16_t a = lo16(i.a[l]), b = lo16(i.b[l]);
+                  return half_only(hv(a) == hv(b) ? (a & 0x8000 ? a : b) : (hv(a) < hv(b) ? a : b));
+                }),
+      half_case("v_cvt_f16_f32 v4, v1", true,
+                [](const Inputs& i, unsigned l) { return half_only(hround(static_cast<__float128>(f32(i.a[l])))); }),
+      half_case("v_cvt_f32_f16 v4, v1", true,
+                [](const Inputs& i, unsigned l) { return bits(static_cast<float>(hv(lo16(i.a[l])))); }),
+      half_case("v_cvt_u16_f16 v4, v1", true,
+                [](const Inputs& i, unsigned l) {
+                  return static_cast<uint32_t>(std::clamp(std::trunc(hv(lo16(i.a[l]))), 0.0, 65535.0));
+                }),
+      half_case("v_cvt_i16_f16 v4, v1", true,
+                [](const Inputs& i, unsigned l) {
+                  return uint32_t{static_cast<uint16_t>(
+                      static_cast<int>(std::clamp(std::trunc(hv(lo16(i.a[l]))), -32768.0, 32767.0)))};
+                }),
+      half_case("v_cvt_f16_u16 v4, v1", false,
+                [](const Inputs& i, unsigned l) { return half_only(hround(lo16(i.a[l]))); }),
+      half_case("v_cvt_f16_i16 v4, v1", false,
+                [](const Inputs& i, unsigned l) { return half_only(hround(s16(lo16(i.a[l])))); }),
       // v_pack_b32_f16 (Vega ISA: D[15:0] = S0.f16, D[31:16] = S1.f16; op_sel picks each source's half).
       half_case("v_pack_b32_f16 v4, v1, v2", false,
                 [](const Inputs& i, unsigned l) { return uint32_t{lo16(i.a[l])} | uint32_t{lo16(i.b[l])} << 16; }),
       half_case("v_pack_b32_f16 v4, v1, v2 op_sel:[1,0]", false,
                 [](const Inputs& i, unsigned l) { return uint32_t{hi16(i.a[l])} | uint32_t{lo16(i.b[l])} << 16; }),
-      half_case("v_pack_b32_f16 v4, -v1, |v2| op_sel:[0,1]", false, [](const Inputs& i, unsigned l) {
-        return uint32_t{static_cast<uint16_t>(lo16(i.a[l]) ^ 0x8000)} | uint32_t{static_cast<uint16_t>(hi16(i.b[l]) & 0x7fff)} << 16;
-      }),
+      half_case("v_pack_b32_f16 v4, -v1, |v2| op_sel:[0,1]", false,
+                [](const Inputs& i, unsigned l) {
+                  return uint32_t{static_cast<uint16_t>(lo16(i.a[l]) ^ 0x8000)} |
+                         uint32_t{static_cast<uint16_t>(hi16(i.b[l]) & 0x7fff)} << 16;
+                }),
       half_compare("v_cmp_lt_f16 vcc, v1, v2", true, [](double a, double b) { return a < b; }),
       half_compare("v_cmp_nge_f16 vcc, v1, v2", false, [](double a, double b) { return !(a >= b); }),
       Case{"v_cmp_class_f16 vcc, v1, v2", false,
@@ -584,7 +599,8 @@ const std::vector<Case>& half_cases() {
       // Under SDWA: the halves as selected words, the result placed in a word.
       half_case("v_cvt_f32_f16_sdwa v4, v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1", true,
                 [](const Inputs& i, unsigned l) { return bits(static_cast<float>(hv(hi16(i.a[l])))); }),
-      half_case("v_add_f16_sdwa v4, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_1 src1_sel:WORD_0", true,
+      half_case("v_add_f16_sdwa v4, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_1 src1_sel:WORD_0",
+                true,
                 [](const Inputs& i, unsigned l) {
                   return (i.d[l] & 0xffffu) | uint32_t{hround(q(hi16(i.a[l])) + q(lo16(i.b[l])))} << 16;
                 }),
@@ -607,13 +623,14 @@ const std::vector<Case>& half_cases() {
 // VOP3 v_cndmask_b32 with source modifiers (Vega ISA: abs/neg act on the selected f32 bits;
 // LLVM selects between x and -x this way, rocRAND's inverse-CDF normals among others).
 const std::vector<Case>& cndmask_cases() {
-  static const auto sel = [](const Inputs& i, unsigned l, uint32_t x, uint32_t y) { return ((i.vcc >> l) & 1) ? y : x; };
+  static const auto sel = [](const Inputs& i, unsigned l, uint32_t x, uint32_t y) {
+    return ((i.vcc >> l) & 1) ? y : x;
+  };
   static const std::vector<Case> cases{
       half_case("v_cndmask_b32_e64 v4, v1, -v1, vcc", false,
                 [=](const Inputs& i, unsigned l) { return sel(i, l, i.a[l], i.a[l] ^ 0x80000000u); }),
-      half_case("v_cndmask_b32_e64 v4, |v1|, -|v2|, vcc", false, [=](const Inputs& i, unsigned l) {
-        return sel(i, l, i.a[l] & 0x7fffffffu, i.b[l] | 0x80000000u);
-      }),
+      half_case("v_cndmask_b32_e64 v4, |v1|, -|v2|, vcc", false,
+                [=](const Inputs& i, unsigned l) { return sel(i, l, i.a[l] & 0x7fffffffu, i.b[l] | 0x80000000u); }),
       half_case("v_cndmask_b32_e64 v4, v1, v2, vcc", false,
                 [=](const Inputs& i, unsigned l) { return sel(i, l, i.a[l], i.b[l]); }),
   };
