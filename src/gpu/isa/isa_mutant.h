@@ -17,6 +17,8 @@ enum class IsaMutant : unsigned {
   SdwaNoSignExtend,            // ISA-EXEC-7: SDWA sext is ignored (selected bytes/words always zero-extended)
   DppRowShiftReversed,         // ISA-EXEC-8: DPP row_shr reads lane i + n (row_shl's direction)
   HalfResultKeepsHighBits,     // ISA-EXEC-9: an f16 VALU result sets the high half instead of zeroing it
+  CndmaskIgnoresModifiers,     // ISA-EXEC-5: VOP3 v_cndmask_b32 drops abs/neg of its sources (x or -x gives x)
+  PackHalvesSwapped,           // ISA-EXEC-9: v_pack_b32_f16 puts S0 in the high half and S1 in the low
   MimgSsampFromSrsrc,          // ISA-DEC-1: decoder takes the MIMG sampler (SSAMP) from the SRSRC field
   FormatIgnoresDstSel,         // ISA-IMG-2: buffer/image format loads return the channels without DST_SEL
   LinearNoHalfTexel,           // ISA-IMG-2: bilinear filtering forgets the half-texel shift (texel centres)

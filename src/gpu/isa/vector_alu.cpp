@@ -174,8 +174,15 @@ Step exec_valu(Wave& w, const Inst& in, ExecContext& ctx) {
   auto i32 = [](uint32_t v) { return static_cast<int32_t>(v); };
   switch (in.op) {
     case 0x100: {  // v_cndmask_b32: src2 is a lane mask (VCC or an SGPR pair)
+      // VOP3 abs/neg act on the selected value's bit 31, as the f32 modifiers (ISA-EXEC-5).
       const uint64_t sel = scalar_read64(w, in.src[2], in.literal);
-      put([&](unsigned l) { return ((sel >> l) & 1) ? b[l] : a[l]; });
+      const bool mods = !isa_mutant_active(IsaMutant::CndmaskIgnoresModifiers);
+      auto modified = [&](unsigned i, uint32_t v) {
+        if (mods && ((in.abs >> i) & 1)) v &= 0x7fffffffu;
+        if (mods && ((in.neg >> i) & 1)) v ^= 0x80000000u;
+        return v;
+      };
+      put([&](unsigned l) { return ((sel >> l) & 1) ? modified(1, b[l]) : modified(0, a[l]); });
       break;
     }
     case 0x106: put([&](unsigned l) { return static_cast<uint32_t>(int64_t{i32(sext24(a[l]))} * i32(sext24(b[l]))); }); break;

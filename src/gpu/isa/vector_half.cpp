@@ -5,7 +5,8 @@
 // result; an f16 result is written to the low half with the high half zeroed
 // (gfx9). Arithmetic rounds once, IEEE round-to-nearest-even (half.h). VOP3
 // op_sel on these opcodes, v_mad_f16 / v_mac_f16 and the transcendental f16
-// opcodes are not executed (ISA-EXEC-9).
+// opcodes are not executed (ISA-EXEC-9). v_pack_b32_f16 packs two f16 operands,
+// op_sel choosing each source's half and abs/neg acting on its sign (ISA-EXEC-9).
 #include <algorithm>
 
 #include "gpu/isa/float_compare.h"
@@ -20,6 +21,8 @@ enum : uint16_t {
   kMaxF16 = 0x12d, kMinF16 = 0x12e, kCvtF16F32 = 0x14a, kCvtF32F16 = 0x14b, kCvtF16U16 = 0x179, kCvtF16I16 = 0x17a,
   kCvtU16F16 = 0x17b, kCvtI16F16 = 0x17c, kFmaF16 = 0x206,
 };
+
+constexpr uint16_t kPackB32F16 = 0x2a0;  // v_pack_b32_f16 (VOP3)
 
 bool is_half_op(uint16_t op) {
   switch (op) {
@@ -63,9 +66,44 @@ unsigned half_class(uint16_t h) {
   return neg ? 5 : 6;
 }
 
+// Source i's f16 bits: the half op_sel bit i selects, abs/neg on its sign (v_pack_b32_f16).
+uint16_t packed_half_source(const Inst& in, unsigned i, uint32_t v) {
+  uint16_t h = static_cast<uint16_t>(((in.opsel >> i) & 1) ? v >> 16 : v);
+  if ((in.abs >> i) & 1) h &= 0x7fff;
+  if ((in.neg >> i) & 1) h ^= 0x8000;
+  return h;
+}
+
+// v_pack_b32_f16: D[15:0] = S0.f16, D[31:16] = S1.f16 (Vega ISA, VOP3 opcode 0x2a0).
+Step exec_pack_b32_f16(Wave& w, const Inst& in, ExecContext& ctx) {
+  if ((in.opsel & 0x4) != 0 || (in.opsel & 0x8) != 0 || in.omod != 0 || in.clamp != 0)
+    return ctx.illegal(in, w.pc, "unimplemented (v_pack_b32_f16 with dst op_sel, omod or clamp)");
+  Lanes32 s[2];
+  for (unsigned i = 0; i < 2; ++i) {
+    uint32_t value;
+    if (half_inline_constant(in.src[i], &value)) {
+      for (unsigned l = 0; l < kWaveLanes; ++l) s[i].buf[l] = value;
+      s[i].p = s[i].buf;
+    } else if (!read32(w, in.src[i], in.literal, s[i])) {
+      return ctx.illegal(in, w.pc, "out-of-range VGPR in");
+    }
+  }
+  if (!w.vgpr_ok(in.vdst)) return ctx.illegal(in, w.pc, "out-of-range VGPR in");
+  write_lanes32(w, in.vdst, active_lanes(w), [&](unsigned l) -> uint32_t {
+    const uint32_t lo = packed_half_source(in, 0, s[0][l]), hi = packed_half_source(in, 1, s[1][l]);
+    if (isa_mutant_active(IsaMutant::PackHalvesSwapped)) return hi | lo << 16;
+    return lo | hi << 16;
+  });
+  return Step::Next;
+}
+
 }  // namespace
 
 bool exec_vector_half(Wave& w, const Inst& in, ExecContext& ctx, Step* step) {
+  if (in.op == kPackB32F16) {
+    *step = exec_pack_b32_f16(w, in, ctx);
+    return true;
+  }
   if (!is_half_op(in.op)) return false;
   if (in.opsel != 0) {
     *step = ctx.illegal(in, w.pc, "unimplemented (f16 op_sel)");

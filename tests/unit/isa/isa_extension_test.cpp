@@ -110,6 +110,7 @@ const std::vector<Case>& packed_cases();
 const std::vector<Case>& sdwa_cases();
 const std::vector<Case>& dpp_cases();
 const std::vector<Case>& half_cases();
+const std::vector<Case>& cndmask_cases();
 
 // The harnessed code of `instruction`: every case's instruction is assembled in one run, once.
 std::vector<uint32_t> harnessed(const std::string& instruction) {
@@ -118,7 +119,7 @@ std::vector<uint32_t> harnessed(const std::string& instruction) {
   if (cache.empty()) {
     std::vector<std::string> lines = kPrologue;
     lines.insert(lines.end(), kEpilogue.begin(), kEpilogue.end());
-    for (const auto* cases : {&packed_cases(), &sdwa_cases(), &dpp_cases(), &half_cases()}) {
+    for (const auto* cases : {&packed_cases(), &sdwa_cases(), &dpp_cases(), &half_cases(), &cndmask_cases()}) {
       for (const auto& k : *cases) lines.push_back(k.text);
     }
     const auto words = assemble_lines(lines);
@@ -532,36 +533,59 @@ unsigned class_of(uint16_t h) {
 
 const std::vector<Case>& half_cases() {
   static const std::vector<Case> cases = {
-      half_case("v_add_f16 v4, v1, v2", true, [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.a[l])) + q(lo16(i.b[l])))); }),
-      half_case("v_sub_f16 v4, v1, v2", true, [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.a[l])) - q(lo16(i.b[l])))); }),
-      half_case("v_subrev_f16 v4, v1, v2", true, [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.b[l])) - q(lo16(i.a[l])))); }),
-      half_case("v_mul_f16_e64 v4, -v1, |v2| clamp", true, [](const Inputs& i, unsigned l) {
-        return half_only(hclamp(hround(q(hneg(lo16(i.a[l]))) * q(lo16(i.b[l]) & 0x7fff))));
-      }),
-      half_case("v_fma_f16 v4, v1, -v2, v3", true, [](const Inputs& i, unsigned l) {
-        return half_only(hround(q(lo16(i.a[l])) * q(hneg(lo16(i.b[l]))) + q(lo16(i.c[l]))));
-      }),
-      half_case("v_add_f16 v4, 1.0, v2", true, [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.b[l])) + 1)); }),
-      half_case("v_max_f16 v4, v1, v2", true, [](const Inputs& i, unsigned l) {
-        const uint16_t a = lo16(i.a[l]), b = lo16(i.b[l]);
-        return half_only(hv(a) == hv(b) ? (a & 0x8000 ? b : a) : (hv(a) > hv(b) ? a : b));
-      }),
-      half_case("v_min_f16 v4, v1, v2", true, [](const Inputs& i, unsigned l) {
-        const uint16_t a = lo16(i.a[l]), b = lo16(i.b[l]);
-        return half_only(hv(a) == hv(b) ? (a & 0x8000 ? a : b) : (hv(a) < hv(b) ? a : b));
-      }),
-      half_case("v_cvt_f16_f32 v4, v1", true, [](const Inputs& i, unsigned l) {
-        return half_only(hround(static_cast<__float128>(f32(i.a[l]))));
-      }),
-      half_case("v_cvt_f32_f16 v4, v1", true, [](const Inputs& i, unsigned l) { return bits(static_cast<float>(hv(lo16(i.a[l])))); }),
-      half_case("v_cvt_u16_f16 v4, v1", true, [](const Inputs& i, unsigned l) {
-        return static_cast<uint32_t>(std::clamp(std::trunc(hv(lo16(i.a[l]))), 0.0, 65535.0));
-      }),
-      half_case("v_cvt_i16_f16 v4, v1", true, [](const Inputs& i, unsigned l) {
-        return uint32_t{static_cast<uint16_t>(static_cast<int>(std::clamp(std::trunc(hv(lo16(i.a[l]))), -32768.0, 32767.0)))};
-      }),
-      half_case("v_cvt_f16_u16 v4, v1", false, [](const Inputs& i, unsigned l) { return half_only(hround(lo16(i.a[l]))); }),
-      half_case("v_cvt_f16_i16 v4, v1", false, [](const Inputs& i, unsigned l) { return half_only(hround(s16(lo16(i.a[l])))); }),
+      half_case("v_add_f16 v4, v1, v2", true,
+                [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.a[l])) + q(lo16(i.b[l])))); }),
+      half_case("v_sub_f16 v4, v1, v2", true,
+                [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.a[l])) - q(lo16(i.b[l])))); }),
+      half_case("v_subrev_f16 v4, v1, v2", true,
+                [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.b[l])) - q(lo16(i.a[l])))); }),
+      half_case("v_mul_f16_e64 v4, -v1, |v2| clamp", true,
+                [](const Inputs& i, unsigned l) {
+                  return half_only(hclamp(hround(q(hneg(lo16(i.a[l]))) * q(lo16(i.b[l]) & 0x7fff))));
+                }),
+      half_case("v_fma_f16 v4, v1, -v2, v3", true,
+                [](const Inputs& i, unsigned l) {
+                  return half_only(hround(q(lo16(i.a[l])) * q(hneg(lo16(i.b[l]))) + q(lo16(i.c[l]))));
+                }),
+      half_case("v_add_f16 v4, 1.0, v2", true,
+                [](const Inputs& i, unsigned l) { return half_only(hround(q(lo16(i.b[l])) + 1)); }),
+      half_case("v_max_f16 v4, v1, v2", true,
+                [](const Inputs& i, unsigned l) {
+                  const uint16_t a = lo16(i.a[l]), b = lo16(i.b[l]);
+                  return half_only(hv(a) == hv(b) ? (a & 0x8000 ? b : a) : (hv(a) > hv(b) ? a : b));
+                }),
+      half_case("v_min_f16 v4, v1, v2", true,
+                [](const Inputs& i, unsigned l) {
+                  const uint16_t a = lo16(i.a[l]), b = lo16(i.b[l]);
+                  return half_only(hv(a) == hv(b) ? (a & 0x8000 ? a : b) : (hv(a) < hv(b) ? a : b));
+                }),
+      half_case("v_cvt_f16_f32 v4, v1", true,
+                [](const Inputs& i, unsigned l) { return half_only(hround(static_cast<__float128>(f32(i.a[l])))); }),
+      half_case("v_cvt_f32_f16 v4, v1", true,
+                [](const Inputs& i, unsigned l) { return bits(static_cast<float>(hv(lo16(i.a[l])))); }),
+      half_case("v_cvt_u16_f16 v4, v1", true,
+                [](const Inputs& i, unsigned l) {
+                  return static_cast<uint32_t>(std::clamp(std::trunc(hv(lo16(i.a[l]))), 0.0, 65535.0));
+                }),
+      half_case("v_cvt_i16_f16 v4, v1", true,
+                [](const Inputs& i, unsigned l) {
+                  return uint32_t{static_cast<uint16_t>(
+                      static_cast<int>(std::clamp(std::trunc(hv(lo16(i.a[l]))), -32768.0, 32767.0)))};
+                }),
+      half_case("v_cvt_f16_u16 v4, v1", false,
+                [](const Inputs& i, unsigned l) { return half_only(hround(lo16(i.a[l]))); }),
+      half_case("v_cvt_f16_i16 v4, v1", false,
+                [](const Inputs& i, unsigned l) { return half_only(hround(s16(lo16(i.a[l])))); }),
+      // v_pack_b32_f16 (Vega ISA: D[15:0] = S0.f16, D[31:16] = S1.f16; op_sel picks each source's half).
+      half_case("v_pack_b32_f16 v4, v1, v2", false,
+                [](const Inputs& i, unsigned l) { return uint32_t{lo16(i.a[l])} | uint32_t{lo16(i.b[l])} << 16; }),
+      half_case("v_pack_b32_f16 v4, v1, v2 op_sel:[1,0]", false,
+                [](const Inputs& i, unsigned l) { return uint32_t{hi16(i.a[l])} | uint32_t{lo16(i.b[l])} << 16; }),
+      half_case("v_pack_b32_f16 v4, -v1, |v2| op_sel:[0,1]", false,
+                [](const Inputs& i, unsigned l) {
+                  return uint32_t{static_cast<uint16_t>(lo16(i.a[l]) ^ 0x8000)} |
+                         uint32_t{static_cast<uint16_t>(hi16(i.b[l]) & 0x7fff)} << 16;
+                }),
       half_compare("v_cmp_lt_f16 vcc, v1, v2", true, [](double a, double b) { return a < b; }),
       half_compare("v_cmp_nge_f16 vcc, v1, v2", false, [](double a, double b) { return !(a >= b); }),
       Case{"v_cmp_class_f16 vcc, v1, v2", false,
@@ -575,7 +599,8 @@ const std::vector<Case>& half_cases() {
       // Under SDWA: the halves as selected words, the result placed in a word.
       half_case("v_cvt_f32_f16_sdwa v4, v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1", true,
                 [](const Inputs& i, unsigned l) { return bits(static_cast<float>(hv(hi16(i.a[l])))); }),
-      half_case("v_add_f16_sdwa v4, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_1 src1_sel:WORD_0", true,
+      half_case("v_add_f16_sdwa v4, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_1 src1_sel:WORD_0",
+                true,
                 [](const Inputs& i, unsigned l) {
                   return (i.d[l] & 0xffffu) | uint32_t{hround(q(hi16(i.a[l])) + q(lo16(i.b[l])))} << 16;
                 }),
@@ -593,6 +618,31 @@ const std::vector<Case>& half_cases() {
            }},
   };
   return cases;
+}
+
+// VOP3 v_cndmask_b32 with source modifiers (Vega ISA: abs/neg act on the selected f32 bits;
+// LLVM selects between x and -x this way, rocRAND's inverse-CDF normals among others).
+const std::vector<Case>& cndmask_cases() {
+  static const auto sel = [](const Inputs& i, unsigned l, uint32_t x, uint32_t y) {
+    return ((i.vcc >> l) & 1) ? y : x;
+  };
+  static const std::vector<Case> cases{
+      half_case("v_cndmask_b32_e64 v4, v1, -v1, vcc", false,
+                [=](const Inputs& i, unsigned l) { return sel(i, l, i.a[l], i.a[l] ^ 0x80000000u); }),
+      half_case("v_cndmask_b32_e64 v4, |v1|, -|v2|, vcc", false,
+                [=](const Inputs& i, unsigned l) { return sel(i, l, i.a[l] & 0x7fffffffu, i.b[l] | 0x80000000u); }),
+      half_case("v_cndmask_b32_e64 v4, v1, v2, vcc", false,
+                [=](const Inputs& i, unsigned l) { return sel(i, l, i.a[l], i.b[l]); }),
+  };
+  return cases;
+}
+
+RC_GTEST_PROP(IsaExtensions, ISA_EXEC_5_CndmaskSourceModifiers, ()) {
+  for (const Case& k : cndmask_cases()) {
+    std::string why;
+    const Inputs in = inputs(k.floats);
+    if (!agrees(k, in, &why)) RC_FAIL(std::string(k.text) + ": " + why);
+  }
 }
 
 // covers: ISA-EXEC-7, ISA-EXEC-8
@@ -703,7 +753,7 @@ const Case& find(const std::vector<Case>& cases, const std::string& prefix) {
   return none;
 }
 
-// covers: ISA-EXEC-6, ISA-EXEC-7, ISA-EXEC-8, ISA-EXEC-9
+// covers: ISA-EXEC-5, ISA-EXEC-6, ISA-EXEC-7, ISA-EXEC-8, ISA-EXEC-9
 TEST(IsaExtensionMutants, EveryMutantIsCaught) {
   const Inputs in = fixed_inputs();
   const Case& packed = find(packed_cases(), "v_pk_min_u16 v4, v1, v2 op_sel:[1,1] op_sel_hi:[0,0]");
@@ -730,6 +780,20 @@ TEST(IsaExtensionMutants, EveryMutantIsCaught) {
   {
     Mutant m(IsaMutant::HalfResultKeepsHighBits);
     EXPECT_FALSE(agrees(half, in));
+  }
+  const Case& pack = find(half_cases(), "v_pack_b32_f16 v4, v1, v2");
+  ASSERT_TRUE(pack.expect && agrees(pack, in));
+  {
+    Mutant m(IsaMutant::PackHalvesSwapped);
+    EXPECT_FALSE(agrees(pack, in));
+  }
+  Inputs sel_in = in;
+  sel_in.vcc = 0x5555555555555555ull;
+  const Case& cnd = find(cndmask_cases(), "v_cndmask_b32_e64 v4, v1, -v1, vcc");
+  ASSERT_TRUE(cnd.expect && agrees(cnd, sel_in));
+  {
+    Mutant m(IsaMutant::CndmaskIgnoresModifiers);
+    EXPECT_FALSE(agrees(cnd, sel_in));
   }
 }
 #endif
