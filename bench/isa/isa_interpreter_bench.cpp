@@ -41,15 +41,18 @@ isa::IsaStats dispatch(const char* name, const Args& args, uint32_t grid, uint16
 }
 
 void isa_alu_bound(benchmark::State& state) {
-  // 256 work-groups, so that 16 workers each get many (ISA-PAR-1's scaling).
-  std::vector<float> out(65536);
+  // The second argument is the number of 256-wide work-groups: with 256, 16 workers get one
+  // residency round (16 groups) each, so a late-starting worker is the whole tail; with 1024
+  // they get four (ISA-PAR-1's scaling with the tail amortized).
+  const uint32_t grid = static_cast<uint32_t>(state.range(1)) * 256;
+  std::vector<float> out(grid);
   struct {
     uint64_t out;
     int iters;
   } args{reinterpret_cast<uintptr_t>(out.data()), 64};
   uint64_t lanes = 0;
   for (auto _ : state) {
-    const isa::IsaStats s = dispatch("alu", args, 65536, 256, static_cast<unsigned>(state.range(0)));
+    const isa::IsaStats s = dispatch("alu", args, grid, 256, static_cast<unsigned>(state.range(0)));
     if (s.lane_instructions == 0) { state.SkipWithError("dispatch failed"); return; }
     lanes += s.lane_instructions;
   }
@@ -71,7 +74,11 @@ void isa_memory_bound(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * n * 12);
 }
 
-BENCHMARK(isa_alu_bound)->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(isa_alu_bound)
+    ->ArgsProduct({{1, 2, 4, 8, 16}, {256, 1024}})
+    ->ArgNames({"workers", "groups"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(isa_memory_bound)->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

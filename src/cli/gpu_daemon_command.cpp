@@ -13,6 +13,7 @@
 
 #include "cli/command.h"
 #include "cli/parse_args.h"
+#include "common/copy_fill_kernels.h"
 #include "kfd/kfd_device.h"
 #include "kfd/kfd_server.h"
 
@@ -33,6 +34,9 @@ int gpu_daemon_main(const std::vector<std::string>& args) {
   if (const int code = parse_args(app, args); code >= 0) return code;
   // The daemon is the driver, not a client of another one.
   ::unsetenv("ROCREF_KFD_SOCKET");
+  // The model's own kernels, at the fixed ids a client's copies and fills name (common/kernel_abi.h).
+  copy_fill::copy_kernel_id();
+  copy_fill::fill_kernel_id();
   kfd::KfdDevice device(kfd::KfdDevice::configured_gpu_count());
   kfd::KfdServer server(device, socket);
   if (const int err = server.listen(); err < 0) {

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 
 #include <deque>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 
@@ -18,6 +19,7 @@ thread_local BarrierHook t_barrier = nullptr;
 struct KernelTable {
   std::mutex mutex;
   std::deque<RegisteredKernel> kernels;  // id = index + 1; deque keeps references stable
+  std::map<uint64_t, RegisteredKernel> fixed;  // ids >= kFixedKernelIdBase; map nodes are stable too
   const WorkItemContext* (*current)() noexcept = []() noexcept { return t_current; };
   void (*set_current)(const WorkItemContext*) noexcept = [](const WorkItemContext* c) noexcept { t_current = c; };
   BarrierHook (*barrier)() noexcept = []() noexcept { return t_barrier; };
@@ -72,9 +74,20 @@ uint64_t register_kernel(std::string name, KernelEntry entry) {
   return t.kernels.size();
 }
 
+uint64_t register_fixed_kernel(uint64_t id, std::string name, KernelEntry entry) {
+  KernelTable& t = table();
+  std::lock_guard lock(t.mutex);
+  t.fixed.try_emplace(id, RegisteredKernel{std::move(name), entry});
+  return id;
+}
+
 const RegisteredKernel* find_kernel(uint64_t id) noexcept {
   KernelTable& t = table();
   std::lock_guard lock(t.mutex);
+  if (id >= kFixedKernelIdBase) {
+    auto it = t.fixed.find(id);
+    return it == t.fixed.end() ? nullptr : &it->second;
+  }
   if (id == 0 || id > t.kernels.size()) return nullptr;
   return &t.kernels[id - 1];
 }

@@ -84,6 +84,11 @@ static_assert(offsetof(KernelDescriptor, kernel_code_entry_byte_offset) == 16);
 
 // The code-object loader's role: a process-wide table of known kernels.
 uint64_t register_kernel(std::string name, KernelEntry entry);
+// The model's own kernels (the copy and fill kernels) have fixed ids at and above this base, the
+// same in every process, so a dispatch a process builds names the same kernel in the shared
+// model's daemon, which registers them too. Registering a fixed id again keeps the first entry.
+inline constexpr uint64_t kFixedKernelIdBase = uint64_t{1} << 62;
+uint64_t register_fixed_kernel(uint64_t id, std::string name, KernelEntry entry);
 struct RegisteredKernel {
   std::string name;
   KernelEntry entry = nullptr;
