@@ -79,12 +79,14 @@ void fill_body(const void* kernarg) {
 }  // namespace
 
 uint64_t copy_kernel_id() {
-  static const uint64_t id = kernel_abi::register_fixed_kernel(kernel_abi::kFixedKernelIdBase + 1, kCopyName, copy_body);
+  static const uint64_t id =
+      kernel_abi::register_fixed_kernel(kernel_abi::kFixedKernelIdBase + 1, kCopyName, copy_body);
   return id;
 }
 
 uint64_t fill_kernel_id() {
-  static const uint64_t id = kernel_abi::register_fixed_kernel(kernel_abi::kFixedKernelIdBase + 2, kFillName, fill_body);
+  static const uint64_t id =
+      kernel_abi::register_fixed_kernel(kernel_abi::kFixedKernelIdBase + 2, kFillName, fill_body);
   return id;
 }
 

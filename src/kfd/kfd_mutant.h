@@ -27,8 +27,8 @@ enum class KfdMutant : unsigned {
   ResumeRewindsReadPointer,    // KFD-HWS-5: a resumed queue continues one packet before its saved read pointer
   PreemptDropsPendingWptr,     // KFD-HWS-5: a resumed SDMA queue ignores the doorbell written while it was off its slot
   EvictionCountIgnored,        // KFD-HWS-6: the first restore restores a process evicted twice
-  IpcPagesFreedWithExporter,  // KFD-IPC-4: freeing any buffer over exported pages frees them under the others
-  ShareHandleHalfCompared,    // KFD-IPC-2: an import matches a share handle on its first 64 bits only
+  IpcPagesFreedWithExporter,   // KFD-IPC-4: freeing any buffer over exported pages frees them under the others
+  ShareHandleHalfCompared,     // KFD-IPC-2: an import matches a share handle on its first 64 bits only
   kCount
 };
 
