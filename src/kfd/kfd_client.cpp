@@ -35,20 +35,6 @@ int64_t result_rc(const std::vector<uint8_t>& body, wire::ResultHead* head = nul
   return h.rc;
 }
 
-std::string read_own_maps() {
-  std::string text;
-  const int fd = static_cast<int>(::syscall(SYS_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC));
-  if (fd < 0) return text;
-  char buf[16384];
-  for (;;) {
-    const ssize_t n = ::syscall(SYS_read, fd, buf, sizeof buf);
-    if (n <= 0) break;
-    text.append(buf, static_cast<size_t>(n));
-  }
-  close_fd(fd);
-  return text;
-}
-
 // KFD-MP-2: a pin asked by the daemon. The pin is made here, in the address space that owns the
 // pages (kfd/userptr_pin.h moves private pages into a memfd); its view's mappings name the files
 // behind the range, which go to the daemon (/proc/self/map_files). The view here is dropped: the

@@ -34,22 +34,6 @@ struct Vma {
 
 constexpr const char* kMemfdName = "rocref-userptr";
 
-// The whole of /proc/self/maps. Raw system calls: under the LD_PRELOAD interposer, open,
-// fopen and close are hooked, and the driver must see the process's real mappings.
-std::string read_own_maps() {
-  std::string text;
-  const int fd = static_cast<int>(::syscall(SYS_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC));
-  if (fd < 0) return text;
-  char buf[16384];
-  for (;;) {
-    const ssize_t n = ::syscall(SYS_read, fd, buf, sizeof buf);
-    if (n <= 0) break;
-    text.append(buf, static_cast<size_t>(n));
-  }
-  ::syscall(SYS_close, fd);
-  return text;
-}
-
 // The mappings that overlap [lo, hi), from /proc/self/maps (what get_user_pages walks).
 std::vector<Vma> vmas_over(uint64_t lo, uint64_t hi) {
   std::vector<Vma> out;
@@ -208,6 +192,20 @@ void after_fork_child() {
 }
 
 }  // namespace
+
+std::string read_own_maps() {
+  std::string text;
+  const int fd = static_cast<int>(::syscall(SYS_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC));
+  if (fd < 0) return text;
+  char buf[16384];
+  for (;;) {
+    const ssize_t n = ::syscall(SYS_read, fd, buf, sizeof buf);
+    if (n <= 0) break;
+    text.append(buf, static_cast<size_t>(n));
+  }
+  ::syscall(SYS_close, fd);
+  return text;
+}
 
 void install_userptr_fork_handler() {
   static std::once_flag once;

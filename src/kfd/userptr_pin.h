@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 namespace rocref::kfd {
 
@@ -64,5 +65,9 @@ void install_userptr_fork_handler();
 
 // True when every page of [addr, addr + size) is still mapped in this process (mincore).
 bool user_range_present(uint64_t addr, uint64_t size) noexcept;
+
+// The whole of /proc/self/maps, read with raw system calls: under the LD_PRELOAD interposer,
+// open, fopen and close are hooked, and the driver must see the process's real mappings.
+std::string read_own_maps();
 
 }  // namespace rocref::kfd
